@@ -1,0 +1,20 @@
+// Bundles the client, the language server and the CLI into dist/. The native parser packages stay
+// external: node-gyp-build finds their prebuilds relative to their own package folders.
+import * as esbuild from "esbuild";
+
+const common = {
+  bundle: true,
+  platform: "node",
+  target: "node20",
+  format: "cjs",
+  sourcemap: true,
+  minify: process.argv.includes("--minify"),
+  external: ["vscode", "tree-sitter", "tree-sitter-python"],
+  logLevel: "warning",
+};
+
+await Promise.all([
+  esbuild.build({ ...common, entryPoints: ["client/src/extension.ts"], outfile: "dist/client.js" }),
+  esbuild.build({ ...common, entryPoints: ["server/src/lsp/main.ts"], outfile: "dist/server.js" }),
+  esbuild.build({ ...common, entryPoints: ["server/src/cli/main.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } }),
+]);

@@ -1,0 +1,7 @@
+/** The engine's public surface: front ends import from here only. */
+export { PythonDocument, ContentChange } from "./document";
+export { lint, fixAll, enabledRules, LintOptions, FixAllResult } from "./linter";
+export { applyEdits } from "./fixes";
+export { allRules, ruleByCode } from "./rules";
+export { Rule } from "./rule";
+export * from "./types";

@@ -1,0 +1,111 @@
+/**
+ * Runs the rules over a document: rule selection and severities, `# noqa` suppression, and
+ * fix-all. This is the whole engine API the front ends (language server, CLI) use.
+ */
+import { PythonDocument } from "./document";
+import { applyEdits, editsOverlap } from "./fixes";
+import { Rule, Report } from "./rule";
+import { allRules } from "./rules";
+import { SemanticModel } from "./semantic/model";
+import { Diagnostic, SeveritySetting, TextEdit } from "./types";
+
+export interface LintOptions {
+  /** Severity per rule code; `off` disables the rule. Codes not named keep their default. */
+  severities?: Readonly<Record<string, SeveritySetting>>;
+  /** Only rules whose code starts with one of these (ruff-style prefixes: `AS1`, `AS101`). */
+  select?: readonly string[];
+  /** Skips rules whose code starts with one of these. */
+  ignore?: readonly string[];
+  /** Filesystem path of the document. */
+  path?: string;
+  /** The document's text at the baseline revision, for rules that compare with it (AS301). */
+  baselineText?: string;
+  /** Called when a rule throws; the other rules still run. */
+  onRuleError?: (rule: Rule, error: unknown) => void;
+}
+
+export function enabledRules(options: LintOptions = {}): Rule[] {
+  const matches = (code: string, prefixes: readonly string[]) => prefixes.some((p) => code.startsWith(p.trim().toUpperCase()));
+  return allRules.filter(
+    (rule) =>
+      (options.severities?.[rule.code] ?? rule.defaultSeverity) !== "off" &&
+      (!options.select || options.select.length === 0 || matches(rule.code, options.select)) &&
+      !(options.ignore && matches(rule.code, options.ignore)),
+  );
+}
+
+export function lint(document: PythonDocument, options: LintOptions = {}): Diagnostic[] {
+  if (!document.isRelevant()) return [];
+  const text = document.getText();
+  const model = new SemanticModel(document.tree, text);
+  const suppressions = noqaComments(model);
+  const diagnostics: Diagnostic[] = [];
+  for (const rule of enabledRules(options)) {
+    const severity = options.severities?.[rule.code] ?? rule.defaultSeverity;
+    if (severity === "off") continue;
+    const report = (r: Report) => {
+      const start = r.node ? r.node.startIndex : r.start!;
+      const end = r.node ? r.node.endIndex : r.end ?? start;
+      const range = { start: document.positionAt(start), end: document.positionAt(end) };
+      const noqa = suppressions.get(range.start.line);
+      if (noqa === "all" || noqa?.has(rule.code)) return;
+      diagnostics.push({ code: rule.code, name: rule.name, severity, message: r.message, range, startOffset: start, endOffset: end, fix: r.fix });
+    };
+    try {
+      rule.check({ model, text, path: options.path, baselineText: options.baselineText, report });
+    } catch (error) {
+      options.onRuleError?.(rule, error);
+    }
+  }
+  return diagnostics.sort((a, b) => a.startOffset - b.startOffset || a.code.localeCompare(b.code));
+}
+
+/** `# noqa` (everything) or `# noqa: AS101, AS102` on a line, as ruff reads them. */
+function noqaComments(model: SemanticModel): Map<number, Set<string> | "all"> {
+  const result = new Map<number, Set<string> | "all">();
+  if (!model.text.includes("noqa")) return result;
+  for (const comment of model.root.descendantsOfType("comment")) {
+    const match = /#\s*noqa(?::\s*([A-Z]+[0-9]+(?:\s*,?\s*[A-Z]+[0-9]+)*))?/i.exec(comment.text);
+    if (!match) continue;
+    const line = comment.startPosition.row;
+    if (!match[1]) result.set(line, "all");
+    else {
+      const existing = result.get(line);
+      if (existing === "all") continue;
+      const codes = existing ?? new Set<string>();
+      for (const code of match[1].split(/[\s,]+/)) if (code) codes.add(code.toUpperCase());
+      result.set(line, codes);
+    }
+  }
+  return result;
+}
+
+export interface FixAllResult {
+  text: string;
+  /** Number of fixes applied over all passes. */
+  applied: number;
+  /** What remains after fixing. */
+  diagnostics: Diagnostic[];
+}
+
+/**
+ * Applies every safe fix (or every fix, with `unsafe`), re-linting between passes as ruff does,
+ * because one fix can change what another would edit. Overlapping fixes wait for the next pass.
+ */
+export function fixAll(uri: string, text: string, options: LintOptions = {}, unsafe = false): FixAllResult {
+  let current = text;
+  let applied = 0;
+  for (let pass = 0; pass < 10; pass++) {
+    const diagnostics = lint(new PythonDocument(uri, current), options);
+    const chosen: TextEdit[][] = [];
+    for (const d of diagnostics) {
+      if (!d.fix || (!d.fix.safe && !unsafe)) continue;
+      if (chosen.some((edits) => editsOverlap(edits, d.fix!.edits))) continue;
+      chosen.push(d.fix.edits);
+    }
+    if (chosen.length === 0) return { text: current, applied, diagnostics };
+    current = applyEdits(current, chosen.flat());
+    applied += chosen.length;
+  }
+  return { text: current, applied, diagnostics: lint(new PythonDocument(uri, current), options) };
+}

@@ -1,0 +1,25 @@
+/**
+ * The one place that loads the native tree-sitter binding and the Python grammar.
+ * Both are N-API prebuilds shipped inside their npm packages, so nothing is compiled at install time.
+ */
+import Parser = require("tree-sitter");
+import Python = require("tree-sitter-python");
+
+export type SyntaxNode = Parser.SyntaxNode;
+export type Tree = Parser.Tree;
+export type Edit = Parser.Edit;
+export type Point = Parser.Point;
+
+let sharedParser: Parser | undefined;
+
+function parser(): Parser {
+  if (!sharedParser) {
+    sharedParser = new Parser();
+    sharedParser.setLanguage(Python as unknown as Parser.Language);
+  }
+  return sharedParser;
+}
+
+export function parsePython(text: string, oldTree?: Tree): Tree {
+  return parser().parse(text, oldTree ?? null);
+}

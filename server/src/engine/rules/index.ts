@@ -1,0 +1,15 @@
+/** Every rule, in code order. A rule is added by creating its file and listing it here. */
+import { Rule } from "../rule";
+import { AS101 } from "./AS101";
+import { AS102 } from "./AS102";
+import { AS103 } from "./AS103";
+import { AS104 } from "./AS104";
+import { AS107 } from "./AS107";
+import { AS201 } from "./AS201";
+import { AS301 } from "./AS301";
+
+export const allRules: readonly Rule[] = [AS101, AS102, AS103, AS104, AS107, AS201, AS301];
+
+export function ruleByCode(code: string): Rule | undefined {
+  return allRules.find((r) => r.code === code);
+}

@@ -1,0 +1,584 @@
+/**
+ * The semantic model of one Python DAG file: what rules ask about instead of re-walking the tree.
+ * Built once per parse; the expensive parts (calls, store references) are computed on first use.
+ */
+import { SyntaxNode, Tree } from "../parser";
+import { Binding, Scope } from "./scope";
+import { callArguments, CallArguments, dottedParts, KeywordArgument, plainString, unparenthesize } from "./syntax";
+
+export type ParameterKind = "positional" | "keyword-only" | "var-positional" | "var-keyword";
+
+export interface Parameter {
+  name: string;
+  kind: ParameterKind;
+  /** The whole parameter node (`x`, `x=1`, `**context`). */
+  node: SyntaxNode;
+  nameNode: SyntaxNode;
+  default?: SyntaxNode;
+}
+
+export interface TaskDecorator {
+  /** The decorator's expression (`task`, `task(retries=2)`, `task.virtualenv(...)`). */
+  node: SyntaxNode;
+  /** `task`, `task.python`, `task.virtualenv`, ... */
+  variant: string;
+  keywords: Map<string, KeywordArgument>;
+}
+
+export interface FunctionInfo {
+  node: SyntaxNode;
+  name: string;
+  nameNode: SyntaxNode;
+  parameters: Parameter[];
+  /** The function's own scope (its parameters and locals). */
+  scope: Scope;
+  /** The class whose body defines this function, if any. */
+  enclosingClass?: ClassInfo;
+  /** Set when the function is a TaskFlow task. */
+  task?: TaskDecorator;
+  /** Operator calls (`PythonOperator(python_callable=f)`) that run this function as a task. */
+  callableOf: CallInfo[];
+}
+
+export interface ClassInfo {
+  node: SyntaxNode;
+  name: string;
+  nameNode: SyntaxNode;
+  /** Base class expressions, keyword arguments (`metaclass=`) excluded. */
+  bases: SyntaxNode[];
+  /** Qualified names of the bases where they can be resolved. */
+  baseNames: (string | undefined)[];
+  /** Class-level assignments (`external_id_key = "..."`). */
+  attributes: Map<string, Binding>;
+  methods: Map<string, FunctionInfo>;
+  scope: Scope;
+}
+
+export interface CallInfo {
+  node: SyntaxNode;
+  /** The qualified name of the callee where it resolves (`airflow.sdk.DAG`, `datetime.datetime.now`). */
+  callee?: string;
+  args: CallArguments;
+  scope: Scope;
+}
+
+export interface DagInfo {
+  /** `with DAG(...)` statement or the `@dag`-decorated function. */
+  node: SyntaxNode;
+  call?: CallInfo;
+  keywords: Map<string, KeywordArgument>;
+  /** The `default_args` dictionary, followed through a name when it is bound once. */
+  defaultArgs?: SyntaxNode;
+}
+
+export type StoreKind = "task" | "asset";
+
+export interface StoreReference {
+  kind: StoreKind;
+  /** The expression that evaluates to the store. */
+  node: SyntaxNode;
+  /** For the asset store: whether it was indexed with an asset (`asset_state_store[ORDERS]`). */
+  indexed: boolean;
+  /** The index expression of an indexed asset store. */
+  asset?: SyntaxNode;
+}
+
+export type StoreMethod = "get" | "set" | "delete" | "clear";
+
+export interface StoreCall {
+  node: SyntaxNode;
+  method: StoreMethod;
+  store: StoreReference;
+  args: CallArguments;
+  /** The key argument (first positional or `key=`). */
+  key?: SyntaxNode;
+  /** The value argument of `set` (second positional or `value=`). */
+  value?: SyntaxNode;
+  scope: Scope;
+  /** The function the call is in, if any. */
+  function?: FunctionInfo;
+}
+
+const TASK_DECORATOR = /^airflow\.(sdk|decorators)\.task(\.[A-Za-z_]+)?$/;
+const DAG_DECORATOR = /^airflow\.(sdk|decorators)\.dag$/;
+const DAG_CLASS = /^airflow\.(sdk|models|models\.dag|sdk\.definitions\.dag)?\.?DAG$/;
+const PYTHON_OPERATOR = /^airflow\..*\.(PythonOperator|PythonVirtualenvOperator|ExternalPythonOperator|BranchPythonOperator|ShortCircuitOperator)$/;
+const STORE_METHODS = new Set<string>(["get", "set", "delete", "clear"]);
+const SCOPE_TYPES = ["function_definition", "class_definition"];
+
+export class SemanticModel {
+  readonly module: Scope;
+  readonly functions: FunctionInfo[] = [];
+  readonly classes: ClassInfo[] = [];
+  private readonly scopes = new Map<number, Scope>();
+  private readonly functionsByNode = new Map<number, FunctionInfo>();
+  private callList?: CallInfo[];
+  private dagList?: DagInfo[];
+  private storeCallList?: StoreCall[];
+  private readonly storeRefs = new Map<number, StoreReference | null>();
+
+  constructor(
+    readonly tree: Tree,
+    readonly text: string,
+  ) {
+    this.module = new Scope("module", tree.rootNode, undefined);
+    this.buildScopes();
+    this.collectBindings();
+    this.resolveTasks();
+  }
+
+  get root(): SyntaxNode {
+    return this.tree.rootNode;
+  }
+
+  // ---- scopes and names ----
+
+  /** The scope in which `node` is evaluated. */
+  scopeOf(node: SyntaxNode): Scope {
+    let child = node;
+    for (let current = node.parent; current; child = current, current = current.parent) {
+      if (current.type === "function_definition" && child.id === current.childForFieldName("body")?.id) {
+        return this.scopes.get(current.startIndex)!;
+      }
+      if (current.type === "class_definition" && child.id === current.childForFieldName("body")?.id) {
+        return this.scopes.get(current.startIndex)!;
+      }
+    }
+    return this.module;
+  }
+
+  /** The innermost function whose body contains `node`. */
+  functionOf(node: SyntaxNode): FunctionInfo | undefined {
+    for (let scope: Scope | undefined = this.scopeOf(node); scope; scope = scope.parent) {
+      if (scope.kind === "function") return this.functionsByNode.get(scope.node.startIndex);
+    }
+    return undefined;
+  }
+
+  /** The binding an identifier refers to when it is bound exactly once. */
+  bindingOf(identifier: SyntaxNode): Binding | undefined {
+    if (identifier.type !== "identifier") return undefined;
+    return this.scopeOf(identifier).unique(identifier.text);
+  }
+
+  /**
+   * Follows a name to the expression it was assigned, through single assignments
+   * (`RETENTION = 7` makes `RETENTION` resolve to `7`). Other expressions resolve to themselves.
+   */
+  resolveValue(node: SyntaxNode): SyntaxNode {
+    let current = unparenthesize(node);
+    for (let depth = 0; depth < 8 && current.type === "identifier"; depth++) {
+      const binding = this.bindingOf(current);
+      if (!binding || binding.kind !== "assign" || !binding.value) break;
+      current = unparenthesize(binding.value);
+    }
+    return current;
+  }
+
+  /**
+   * The fully qualified name of a dotted expression: `datetime.now` → `datetime.datetime.now` after
+   * `from datetime import datetime`. Names that are not imported resolve to themselves when unbound
+   * (builtins like `float`), and to undefined when they are local variables.
+   */
+  qualifiedName(node: SyntaxNode | null | undefined): string | undefined {
+    if (!node) return undefined;
+    const parts = dottedParts(unparenthesize(node));
+    if (!parts) return undefined;
+    const bindings = this.scopeOf(node).lookup(parts[0]);
+    if (!bindings) return parts.join(".");
+    const imports = bindings.filter((b) => b.kind === "import");
+    if (imports.length !== bindings.length || new Set(imports.map((b) => b.qualifiedName)).size !== 1) return undefined;
+    return [imports[0].qualifiedName!, ...parts.slice(1)].join(".");
+  }
+
+  /** Whether `node` names something imported from `module` (or one of its submodules). */
+  importsFrom(module: string): boolean {
+    for (const bindings of this.module.bindings.values()) {
+      for (const b of bindings) {
+        if (b.kind === "import" && (b.qualifiedName === module || b.qualifiedName?.startsWith(module + "."))) return true;
+      }
+    }
+    return false;
+  }
+
+  functionNamed(name: string, scope: Scope = this.module): FunctionInfo | undefined {
+    const binding = scope.unique(name);
+    if (!binding || binding.kind !== "function") return undefined;
+    return this.functionsByNode.get(binding.target.parent!.startIndex);
+  }
+
+  classNamed(name: string): ClassInfo | undefined {
+    return this.classes.find((c) => c.name === name);
+  }
+
+  // ---- calls, DAGs, operators ----
+
+  get calls(): CallInfo[] {
+    if (!this.callList) {
+      this.callList = this.root.descendantsOfType("call").map((node) => this.callInfo(node));
+    }
+    return this.callList;
+  }
+
+  callInfo(node: SyntaxNode): CallInfo {
+    return { node, callee: this.qualifiedName(node.childForFieldName("function")), args: callArguments(node), scope: this.scopeOf(node) };
+  }
+
+  get dags(): DagInfo[] {
+    if (!this.dagList) this.dagList = this.findDags();
+    return this.dagList;
+  }
+
+  /** The classes defined in this file whose bases include `qualifiedOrLocalName`, directly or through other classes of the file. */
+  subclassesOf(isBase: (qualifiedName: string) => boolean): ClassInfo[] {
+    const memo = new Map<string, boolean>();
+    const derives = (cls: ClassInfo, seen: Set<string>): boolean => {
+      if (memo.has(cls.name)) return memo.get(cls.name)!;
+      let result = false;
+      for (const base of cls.baseNames) {
+        if (!base) continue;
+        if (isBase(base)) result = true;
+        else {
+          const local = this.classNamed(base);
+          if (local && !seen.has(local.name)) result = derives(local, new Set([...seen, local.name]));
+        }
+        if (result) break;
+      }
+      memo.set(cls.name, result);
+      return result;
+    };
+    return this.classes.filter((c) => derives(c, new Set([c.name])));
+  }
+
+  // ---- state stores ----
+
+  /** Every `get` / `set` / `delete` / `clear` call on a task or asset state store. */
+  get storeCalls(): StoreCall[] {
+    if (!this.storeCallList) {
+      this.storeCallList = [];
+      for (const call of this.calls) {
+        const fn = call.node.childForFieldName("function");
+        if (!fn || fn.type !== "attribute") continue;
+        const method = fn.childForFieldName("attribute")?.text ?? "";
+        if (!STORE_METHODS.has(method)) continue;
+        const store = this.storeReference(fn.childForFieldName("object")!);
+        if (!store) continue;
+        const { positional, keywords } = call.args;
+        this.storeCallList.push({
+          node: call.node,
+          method: method as StoreMethod,
+          store,
+          args: call.args,
+          key: positional[0] ?? keywords.get("key")?.value,
+          value: method === "set" ? positional[1] ?? keywords.get("value")?.value : undefined,
+          scope: call.scope,
+          function: this.functionOf(call.node),
+        });
+      }
+    }
+    return this.storeCallList;
+  }
+
+  /**
+   * What store, if any, an expression evaluates to: `context["task_state_store"]`,
+   * `context.get("task_state_store")`, a `task_state_store` / `asset_state_store` parameter,
+   * `asset_state_store[ASSET]`, or a name bound once to one of these.
+   */
+  storeReference(expression: SyntaxNode): StoreReference | undefined {
+    const node = unparenthesize(expression);
+    const key = node.id;
+    const cached = this.storeRefs.get(key);
+    if (cached !== undefined) return cached ?? undefined;
+    this.storeRefs.set(key, null); // guards against cycles through bindings
+    const found = this.computeStoreReference(node);
+    this.storeRefs.set(key, found ?? null);
+    return found;
+  }
+
+  private computeStoreReference(node: SyntaxNode): StoreReference | undefined {
+    switch (node.type) {
+      case "subscript": {
+        const index = node.childForFieldName("subscript");
+        const value = node.childForFieldName("value")!;
+        if (plainString(index) === "task_state_store") return { kind: "task", node, indexed: false };
+        const inner = this.storeReference(value);
+        if (inner?.kind === "asset" && !inner.indexed && index) return { kind: "asset", node, indexed: true, asset: index };
+        return undefined;
+      }
+      case "call": {
+        const fn = node.childForFieldName("function");
+        if (fn?.type !== "attribute" || fn.childForFieldName("attribute")?.text !== "get") return undefined;
+        const first = callArguments(node).positional[0];
+        if (plainString(first) === "task_state_store" && !this.storeReference(fn.childForFieldName("object")!)) {
+          return { kind: "task", node, indexed: false };
+        }
+        return undefined;
+      }
+      case "identifier": {
+        const binding = this.bindingOf(node);
+        if (!binding) return undefined;
+        if (binding.kind === "parameter") {
+          if (node.text === "task_state_store") return { kind: "task", node, indexed: false };
+          if (node.text === "asset_state_store") return { kind: "asset", node, indexed: false };
+          return undefined;
+        }
+        if (binding.kind === "assign" && binding.value) {
+          const bound = this.storeReference(binding.value);
+          return bound ? { ...bound, node } : undefined;
+        }
+        return undefined;
+      }
+      default:
+        return undefined;
+    }
+  }
+
+  // ---- construction ----
+
+  private buildScopes(): void {
+    const definitions = this.root.descendantsOfType(SCOPE_TYPES);
+    // descendantsOfType returns nodes in document order, so a parent's scope exists before its children's.
+    for (const node of definitions) {
+      const parent = this.scopeOf(node);
+      const scope = new Scope(node.type === "class_definition" ? "class" : "function", node, parent);
+      this.scopes.set(node.startIndex, scope);
+    }
+    for (const node of definitions) {
+      const nameNode = node.childForFieldName("name");
+      if (!nameNode) continue;
+      const scope = this.scopes.get(node.startIndex)!;
+      const parentScope = scope.parent!;
+      if (node.type === "class_definition") {
+        const cls = this.classInfo(node, nameNode, scope);
+        this.classes.push(cls);
+        parentScope.add({ name: cls.name, kind: "class", target: nameNode });
+      } else {
+        const fn: FunctionInfo = {
+          node,
+          name: nameNode.text,
+          nameNode,
+          parameters: parametersOf(node),
+          scope,
+          callableOf: [],
+        };
+        this.functions.push(fn);
+        this.functionsByNode.set(node.startIndex, fn);
+        parentScope.add({ name: fn.name, kind: "function", target: nameNode });
+        for (const p of fn.parameters) scope.add({ name: p.name, kind: "parameter", target: p.nameNode, value: p.default });
+      }
+    }
+    for (const cls of this.classes) {
+      for (const fn of this.functions) {
+        if (fn.scope.parent === cls.scope) {
+          fn.enclosingClass = cls;
+          cls.methods.set(fn.name, fn);
+        }
+      }
+    }
+  }
+
+  private classInfo(node: SyntaxNode, nameNode: SyntaxNode, scope: Scope): ClassInfo {
+    const superclasses = node.childForFieldName("superclasses");
+    const bases = superclasses ? superclasses.namedChildren.filter((c) => c.type !== "keyword_argument" && c.type !== "comment") : [];
+    return {
+      node,
+      name: nameNode.text,
+      nameNode,
+      bases,
+      baseNames: [],
+      attributes: new Map(),
+      methods: new Map(),
+      scope,
+    };
+  }
+
+  private collectBindings(): void {
+    const statements = this.root.descendantsOfType([
+      "import_statement",
+      "import_from_statement",
+      "assignment",
+      "augmented_assignment",
+      "named_expression",
+      "for_statement",
+      "as_pattern_target",
+      "global_statement",
+      "nonlocal_statement",
+    ]);
+    for (const node of statements) {
+      switch (node.type) {
+        case "import_statement":
+        case "import_from_statement":
+          this.bindImport(node);
+          break;
+        case "assignment":
+          this.bindAssignment(node.childForFieldName("left"), node.childForFieldName("right"));
+          break;
+        case "augmented_assignment":
+        case "for_statement":
+          this.bindTargets(node.childForFieldName("left"), "other");
+          break;
+        case "named_expression":
+          this.bindTargets(node.childForFieldName("name"), "other");
+          break;
+        case "as_pattern_target":
+          this.bindTargets(node.namedChildren[0], "other");
+          break;
+        default:
+          // `global x` / `nonlocal x` make x's bindings unknowable from here.
+          for (const id of node.namedChildren) this.scopeOf(node).add({ name: id.text, kind: "other", target: id });
+      }
+    }
+    for (const cls of this.classes) {
+      for (const [name, bindings] of cls.scope.bindings) {
+        const assigned = bindings.filter((b) => b.kind === "assign");
+        if (assigned.length > 0) cls.attributes.set(name, assigned[assigned.length - 1]);
+      }
+      cls.baseNames = cls.bases.map((b) => this.qualifiedName(b));
+    }
+  }
+
+  private bindImport(node: SyntaxNode): void {
+    const scope = this.scopeOf(node);
+    const fromModule = node.type === "import_from_statement" ? node.childForFieldName("module_name")?.text : undefined;
+    if (fromModule?.startsWith(".")) return; // relative imports are resolved by the workspace index, not here
+    for (const name of node.childrenForFieldName("name")) {
+      const aliased = name.type === "aliased_import";
+      const dotted = aliased ? name.childForFieldName("name")! : name;
+      const alias = aliased ? name.childForFieldName("alias")! : undefined;
+      const path = dotted.text.replace(/\s+/g, "");
+      const qualifiedName = fromModule ? `${fromModule}.${path}` : path;
+      if (alias) scope.add({ name: alias.text, kind: "import", target: alias, qualifiedName });
+      else if (fromModule) scope.add({ name: path, kind: "import", target: dotted, qualifiedName });
+      // `import a.b.c` binds `a`, which stands for the package `a`.
+      else scope.add({ name: path.split(".")[0], kind: "import", target: dotted, qualifiedName: path.split(".")[0] });
+    }
+  }
+
+  private bindAssignment(left: SyntaxNode | null, right: SyntaxNode | null): void {
+    if (!left) return;
+    if (left.type === "identifier") {
+      // `x: int` alone declares without binding.
+      if (right) this.scopeOf(left).add({ name: left.text, kind: "assign", target: left, value: right });
+      return;
+    }
+    // `a, b = 1, 2` pairs up; any other unpacking binds names to unknown values.
+    const targets = left.type === "pattern_list" || left.type === "tuple_pattern" ? left.namedChildren : undefined;
+    const values = right && (right.type === "expression_list" || right.type === "tuple") ? right.namedChildren : undefined;
+    if (targets && values && targets.length === values.length) {
+      targets.forEach((t, i) => this.bindAssignment(t, values[i]));
+      return;
+    }
+    this.bindTargets(left, "other");
+  }
+
+  private bindTargets(target: SyntaxNode | null | undefined, kind: "other"): void {
+    if (!target) return;
+    if (target.type === "identifier") {
+      this.scopeOf(target).add({ name: target.text, kind, target });
+      return;
+    }
+    if (["pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "list_splat_pattern", "parenthesized_expression"].includes(target.type)) {
+      for (const child of target.namedChildren) this.bindTargets(child, kind);
+    }
+  }
+
+  private resolveTasks(): void {
+    for (const fn of this.functions) {
+      const decorated = fn.node.parent;
+      if (decorated?.type !== "decorated_definition") continue;
+      for (const decorator of decorated.namedChildren) {
+        if (decorator.type !== "decorator") continue;
+        const expression = decorator.namedChildren[0];
+        if (!expression) continue;
+        const isCall = expression.type === "call";
+        const target = isCall ? expression.childForFieldName("function") : expression;
+        const name = this.qualifiedName(target);
+        if (name && TASK_DECORATOR.test(name)) {
+          const variant = name.replace(/^airflow\.(sdk|decorators)\./, "");
+          fn.task = { node: expression, variant, keywords: isCall ? callArguments(expression).keywords : new Map() };
+          break;
+        }
+      }
+    }
+    for (const call of this.calls) {
+      if (!call.callee || !PYTHON_OPERATOR.test(call.callee)) continue;
+      const callable = call.args.keywords.get("python_callable")?.value;
+      if (callable?.type !== "identifier") continue;
+      const fn = this.functionNamed(callable.text, call.scope);
+      if (fn) fn.callableOf.push(call);
+    }
+  }
+
+  private findDags(): DagInfo[] {
+    const dags: DagInfo[] = [];
+    for (const call of this.calls) {
+      if (!call.callee || !DAG_CLASS.test(call.callee)) continue;
+      dags.push({ node: call.node.parent?.parent?.type === "with_item" ? call.node.parent.parent : call.node, call, keywords: call.args.keywords, defaultArgs: this.defaultArgs(call.args.keywords) });
+    }
+    for (const fn of this.functions) {
+      const decorated = fn.node.parent;
+      if (decorated?.type !== "decorated_definition") continue;
+      for (const decorator of decorated.namedChildren) {
+        const expression = decorator.namedChildren[0];
+        if (!expression) continue;
+        const target = expression.type === "call" ? expression.childForFieldName("function") : expression;
+        const name = this.qualifiedName(target);
+        if (!name || !DAG_DECORATOR.test(name)) continue;
+        const keywords = expression.type === "call" ? callArguments(expression).keywords : new Map<string, KeywordArgument>();
+        dags.push({ node: fn.node, keywords, defaultArgs: this.defaultArgs(keywords) });
+      }
+    }
+    return dags;
+  }
+
+  private defaultArgs(keywords: Map<string, KeywordArgument>): SyntaxNode | undefined {
+    const value = keywords.get("default_args")?.value;
+    if (!value) return undefined;
+    const resolved = this.resolveValue(value);
+    return resolved.type === "dictionary" ? resolved : undefined;
+  }
+}
+
+function parametersOf(fn: SyntaxNode): Parameter[] {
+  const list = fn.childForFieldName("parameters");
+  if (!list) return [];
+  const result: Parameter[] = [];
+  let keywordOnly = false;
+  for (const node of list.namedChildren) {
+    switch (node.type) {
+      case "identifier":
+        result.push({ name: node.text, kind: keywordOnly ? "keyword-only" : "positional", node, nameNode: node });
+        break;
+      case "typed_parameter": {
+        const inner = node.namedChildren[0];
+        if (inner?.type === "identifier") result.push({ name: inner.text, kind: keywordOnly ? "keyword-only" : "positional", node, nameNode: inner });
+        else if (inner?.type === "list_splat_pattern" || inner?.type === "dictionary_splat_pattern") pushSplat(inner, node);
+        break;
+      }
+      case "default_parameter":
+      case "typed_default_parameter": {
+        const name = node.childForFieldName("name");
+        if (name) result.push({ name: name.text, kind: keywordOnly ? "keyword-only" : "positional", node, nameNode: name, default: node.childForFieldName("value") ?? undefined });
+        break;
+      }
+      case "list_splat_pattern":
+        pushSplat(node, node);
+        break;
+      case "dictionary_splat_pattern":
+        pushSplat(node, node);
+        break;
+      case "keyword_separator":
+        keywordOnly = true;
+        break;
+    }
+  }
+  return result;
+
+  function pushSplat(pattern: SyntaxNode, whole: SyntaxNode): void {
+    const name = pattern.namedChildren[0];
+    if (!name) return;
+    const kind: ParameterKind = pattern.type === "list_splat_pattern" ? "var-positional" : "var-keyword";
+    if (kind === "var-positional") keywordOnly = true;
+    result.push({ name: name.text, kind, node: whole, nameNode: name });
+  }
+}

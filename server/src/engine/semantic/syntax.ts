@@ -1,0 +1,114 @@
+/** Small questions asked of tree-sitter-python nodes, so rules never poke at raw node shapes. */
+import { SyntaxNode } from "../parser";
+
+export interface StringLiteral {
+  /** The literal's value when it has no interpolation; escape sequences are kept as written. */
+  value: string;
+  prefix: string;
+  isBytes: boolean;
+  isFString: boolean;
+}
+
+/** A string or implicitly concatenated strings; undefined for anything else. */
+export function stringLiteral(node: SyntaxNode | null | undefined): StringLiteral | undefined {
+  if (!node) return undefined;
+  if (node.type === "concatenated_string") {
+    const parts = node.namedChildren.map(stringLiteral);
+    if (parts.some((p) => !p)) return undefined;
+    const literals = parts as StringLiteral[];
+    return {
+      value: literals.map((p) => p.value).join(""),
+      prefix: literals[0].prefix,
+      isBytes: literals.some((p) => p.isBytes),
+      isFString: literals.some((p) => p.isFString),
+    };
+  }
+  if (node.type !== "string") return undefined;
+  const start = node.firstChild;
+  const end = node.lastChild;
+  if (!start || !end || start.type !== "string_start") return undefined;
+  const prefix = start.text.replace(/["']+$/, "").toLowerCase();
+  const value = node.text.slice(start.text.length, node.text.length - end.text.length);
+  return { value, prefix, isBytes: prefix.includes("b"), isFString: prefix.includes("f") && node.namedChildren.some((c) => c.type === "interpolation") };
+}
+
+/** The value of a plain (non-f, non-bytes) string literal. */
+export function plainString(node: SyntaxNode | null | undefined): string | undefined {
+  const literal = stringLiteral(node);
+  return literal && !literal.isBytes && !literal.isFString ? literal.value : undefined;
+}
+
+export function isNumberLiteral(node: SyntaxNode | null | undefined): boolean {
+  if (!node) return false;
+  if (node.type === "integer" || node.type === "float") return true;
+  return node.type === "unary_operator" && /^[-+]$/.test(node.child(0)?.text ?? "") && isNumberLiteral(node.child(1));
+}
+
+export interface CallArguments {
+  positional: SyntaxNode[];
+  keywords: Map<string, KeywordArgument>;
+  /** `*args` or `**kwargs` were passed: the call's arguments are not fully known. */
+  hasSplat: boolean;
+}
+
+export interface KeywordArgument {
+  /** The whole `name=value` node. */
+  node: SyntaxNode;
+  name: string;
+  value: SyntaxNode;
+}
+
+export function callArguments(call: SyntaxNode): CallArguments {
+  const result: CallArguments = { positional: [], keywords: new Map(), hasSplat: false };
+  const list = call.childForFieldName("arguments");
+  if (!list || list.type !== "argument_list") {
+    // `f(x for x in y)`: the generator is the only argument.
+    if (list) result.positional.push(list);
+    return result;
+  }
+  for (const arg of list.namedChildren) {
+    if (arg.type === "keyword_argument") {
+      const name = arg.childForFieldName("name");
+      const value = arg.childForFieldName("value");
+      if (name && value) result.keywords.set(name.text, { node: arg, name: name.text, value });
+    } else if (arg.type === "list_splat" || arg.type === "dictionary_splat") {
+      result.hasSplat = true;
+    } else if (arg.type !== "comment") {
+      result.positional.push(arg);
+    }
+  }
+  return result;
+}
+
+/** `a.b.c` as ["a", "b", "c"]; undefined when the expression is not a plain dotted name. */
+export function dottedParts(node: SyntaxNode | null | undefined): string[] | undefined {
+  if (!node) return undefined;
+  if (node.type === "identifier") return [node.text];
+  if (node.type === "attribute") {
+    const object = dottedParts(node.childForFieldName("object"));
+    const attribute = node.childForFieldName("attribute");
+    return object && attribute ? [...object, attribute.text] : undefined;
+  }
+  return undefined;
+}
+
+/** Drops the parentheses around an expression: `(x)` is `x`. */
+export function unparenthesize(node: SyntaxNode): SyntaxNode {
+  let current = node;
+  while (current.type === "parenthesized_expression" && current.namedChildCount === 1) current = current.namedChildren[0];
+  return current;
+}
+
+export function ancestorOfType(node: SyntaxNode, types: readonly string[]): SyntaxNode | undefined {
+  for (let current = node.parent; current; current = current.parent) {
+    if (types.includes(current.type)) return current;
+  }
+  return undefined;
+}
+
+/** The text of the line's leading white space at `node`'s statement. */
+export function indentationOf(node: SyntaxNode, text: string): string {
+  const lineStart = text.lastIndexOf("\n", node.startIndex - 1) + 1;
+  const match = /^[ \t]*/.exec(text.slice(lineStart, node.startIndex + 1));
+  return match ? match[0] : "";
+}

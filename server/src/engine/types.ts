@@ -1,0 +1,50 @@
+/**
+ * Plain data shapes shared by the engine and its front ends. They mirror LSP's shapes (0-based lines,
+ * UTF-16 columns) so adapters can pass them through, but nothing here depends on LSP or VS Code.
+ */
+
+export interface Position {
+  /** 0-based line. */
+  line: number;
+  /** 0-based UTF-16 code unit offset in the line (tree-sitter's column for JS strings). */
+  character: number;
+}
+
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+export type Severity = "error" | "warning" | "info" | "hint";
+export type SeveritySetting = Severity | "off";
+
+/** A replacement of the text between two UTF-16 offsets of the document. */
+export interface TextEdit {
+  start: number;
+  end: number;
+  newText: string;
+}
+
+export type FixKind = "quickfix" | "refactor.rewrite";
+
+export interface Fix {
+  /** Shown to the user, e.g. "Store `value.isoformat()`". */
+  title: string;
+  /** Safe fixes keep run-time behaviour apart from removing the error; only they run on `--fix` / fix-all. */
+  safe: boolean;
+  kind: FixKind;
+  edits: TextEdit[];
+}
+
+export interface Diagnostic {
+  code: string;
+  /** The rule's kebab-case name, e.g. `non-json-value`. */
+  name: string;
+  severity: Severity;
+  message: string;
+  range: Range;
+  /** UTF-16 offsets of the range, for fixes and suppression lookups. */
+  startOffset: number;
+  endOffset: number;
+  fix?: Fix;
+}

@@ -1,0 +1,84 @@
+/**
+ * Every rule against its fixtures in ./fixtures:
+ * - `ASxxx.py` must fire exactly on the lines marked `# expect: ASxxx` (and nowhere else);
+ * - `ASxxx.silent.py` holds correct forms and must produce no diagnostic at all;
+ * - `ASxxx.fixed.py` is the fire fixture after applying every fix of the rule; each fix is also
+ *   applied alone and the result re-parsed and re-checked.
+ */
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import { describe, test } from "node:test";
+import { allRules, applyEdits, fixAll, lint, PythonDocument } from "../../server/src/engine";
+import { fromRoot } from "../support/paths";
+
+const fixtures = fromRoot("test", "rules", "fixtures");
+
+function read(name: string): string | undefined {
+  const file = `${fixtures}/${name}`;
+  return fs.existsSync(file) ? fs.readFileSync(file, "utf8") : undefined;
+}
+
+function expectedMarks(text: string, code: string): string[] {
+  const marks: string[] = [];
+  text.split("\n").forEach((line, index) => {
+    const match = /# expect: ([A-Z0-9, ]+)/.exec(line);
+    if (match && match[1].split(/[ ,]+/).includes(code)) marks.push(`${code}@${index + 1}`);
+  });
+  return marks;
+}
+
+function found(text: string, code: string): string[] {
+  return lint(new PythonDocument("file:///fixture.py", text), { select: [code] }).map((d) => `${d.code}@${d.range.start.line + 1}`);
+}
+
+function parsesCleanly(text: string): boolean {
+  return !new PythonDocument("file:///fixed.py", text).tree.rootNode.hasError;
+}
+
+for (const rule of allRules) {
+  describe(`${rule.code} ${rule.name}`, () => {
+    const fire = read(`${rule.code}.py`);
+    const silent = read(`${rule.code}.silent.py`);
+
+    test("has fixtures that fire and fixtures that stay silent", () => {
+      assert.ok(fire, `missing fixtures/${rule.code}.py`);
+      assert.ok(silent, `missing fixtures/${rule.code}.silent.py`);
+      assert.ok(parsesCleanly(fire!) && parsesCleanly(silent!), "fixtures must be valid Python");
+      assert.ok(expectedMarks(fire!, rule.code).length > 0, "the fire fixture marks no expected diagnostic");
+    });
+
+    test("fires exactly on the marked lines", () => {
+      assert.deepEqual(found(fire!, rule.code), expectedMarks(fire!, rule.code));
+    });
+
+    test("stays silent on correct forms (every rule)", () => {
+      const diagnostics = lint(new PythonDocument("file:///silent.py", silent!)).map((d) => `${d.code}@${d.range.start.line + 1}: ${d.message}`);
+      assert.deepEqual(diagnostics, []);
+    });
+
+    const diagnostics = fire ? lint(new PythonDocument("file:///fixture.py", fire), { select: [rule.code] }) : [];
+    const withFix = diagnostics.filter((d) => d.fix);
+    if (withFix.length === 0) return;
+
+    test("each fix alone parses, removes its diagnostic and leaves the others", () => {
+      const others = lint(new PythonDocument("file:///fixture.py", fire!)).filter((d) => d.code !== rule.code).length;
+      for (const diagnostic of withFix) {
+        const fixed = applyEdits(fire!, diagnostic.fix!.edits);
+        assert.ok(parsesCleanly(fixed), `fix "${diagnostic.fix!.title}" leaves a syntax error:\n${fixed}`);
+        const after = lint(new PythonDocument("file:///fixture.py", fixed));
+        assert.equal(after.filter((d) => d.code === rule.code).length, diagnostics.length - 1, `fix "${diagnostic.fix!.title}" did not remove exactly its diagnostic`);
+        assert.equal(after.filter((d) => d.code !== rule.code).length, others, `fix "${diagnostic.fix!.title}" changed other rules' findings`);
+      }
+    });
+
+    test("applying every fix gives the .fixed.py snapshot", () => {
+      const expected = read(`${rule.code}.fixed.py`);
+      assert.ok(expected !== undefined, `missing fixtures/${rule.code}.fixed.py`);
+      const result = fixAll("file:///fixture.py", fire!, { select: [rule.code] }, true);
+      assert.equal(result.text, expected);
+      assert.ok(parsesCleanly(result.text));
+      const remaining = result.diagnostics.filter((d) => d.fix);
+      assert.deepEqual(remaining.map((d) => `${d.code}@${d.range.start.line + 1}`), [], "fixable diagnostics remain after fixing");
+    });
+  });
+}
