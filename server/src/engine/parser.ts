@@ -23,3 +23,23 @@ function parser(): Parser {
 export function parsePython(text: string, oldTree?: Tree): Tree {
   return parser().parse(text, oldTree ?? null);
 }
+
+const compiledQueries = new Map<string, Parser.Query>();
+
+/** A compiled tree-sitter query; queries run natively, so rules use them to find candidates fast. */
+export function query(source: string): Parser.Query {
+  let compiled = compiledQueries.get(source);
+  if (!compiled) {
+    compiled = new Parser.Query(Python as unknown as Parser.Language, source);
+    compiledQueries.set(source, compiled);
+  }
+  return compiled;
+}
+
+/** The nodes captured as `@name` by `source` under `node`, in document order. */
+export function captures(node: SyntaxNode, source: string, name: string): SyntaxNode[] {
+  return query(source)
+    .captures(node)
+    .filter((c) => c.name === name)
+    .map((c) => c.node);
+}

@@ -2,7 +2,7 @@
  * The semantic model of one Python DAG file: what rules ask about instead of re-walking the tree.
  * Built once per parse; the expensive parts (calls, store references) are computed on first use.
  */
-import { SyntaxNode, Tree } from "../parser";
+import { captures, SyntaxNode, Tree } from "../parser";
 import { Binding, Scope } from "./scope";
 import { callArguments, CallArguments, dottedParts, KeywordArgument, plainString, unparenthesize } from "./syntax";
 
@@ -54,12 +54,30 @@ export interface ClassInfo {
   scope: Scope;
 }
 
-export interface CallInfo {
-  node: SyntaxNode;
+/** A call expression; its callee, arguments and scope are worked out on first use, since most calls are never asked about. */
+export class CallInfo {
+  private calleeName?: string | null;
+  private argumentsOf?: CallArguments;
+  private scopeOf?: Scope;
+
+  constructor(
+    readonly node: SyntaxNode,
+    private readonly model: SemanticModel,
+  ) {}
+
   /** The qualified name of the callee where it resolves (`airflow.sdk.DAG`, `datetime.datetime.now`). */
-  callee?: string;
-  args: CallArguments;
-  scope: Scope;
+  get callee(): string | undefined {
+    if (this.calleeName === undefined) this.calleeName = this.model.qualifiedName(this.node.childForFieldName("function")) ?? null;
+    return this.calleeName ?? undefined;
+  }
+
+  get args(): CallArguments {
+    return (this.argumentsOf ??= callArguments(this.node));
+  }
+
+  get scope(): Scope {
+    return (this.scopeOf ??= this.model.scopeOf(this.node));
+  }
 }
 
 export interface DagInfo {
@@ -103,7 +121,8 @@ const TASK_DECORATOR = /^airflow\.(sdk|decorators)\.task(\.[A-Za-z_]+)?$/;
 const DAG_DECORATOR = /^airflow\.(sdk|decorators)\.dag$/;
 const DAG_CLASS = /^airflow\.(sdk|models|models\.dag|sdk\.definitions\.dag)?\.?DAG$/;
 const PYTHON_OPERATOR = /^airflow\..*\.(PythonOperator|PythonVirtualenvOperator|ExternalPythonOperator|BranchPythonOperator|ShortCircuitOperator)$/;
-const STORE_METHODS = new Set<string>(["get", "set", "delete", "clear"]);
+const STORE_METHOD_CALLS = `(call function: (attribute attribute: (identifier) @method (#match? @method "^(get|set|delete|clear)$"))) @call`;
+const CALLS_WITH_PYTHON_CALLABLE = `(call arguments: (argument_list (keyword_argument name: (identifier) @keyword (#eq? @keyword "python_callable")))) @call`;
 const SCOPE_TYPES = ["function_definition", "class_definition"];
 
 export class SemanticModel {
@@ -111,6 +130,8 @@ export class SemanticModel {
   readonly functions: FunctionInfo[] = [];
   readonly classes: ClassInfo[] = [];
   private readonly scopes = new Map<number, Scope>();
+  /** Function and class scopes in order of their body's start, for offset lookups. */
+  private readonly scopesByStart: Scope[] = [];
   private readonly functionsByNode = new Map<number, FunctionInfo>();
   private callList?: CallInfo[];
   private dagList?: DagInfo[];
@@ -121,7 +142,7 @@ export class SemanticModel {
     readonly tree: Tree,
     readonly text: string,
   ) {
-    this.module = new Scope("module", tree.rootNode, undefined);
+    this.module = new Scope("module", tree.rootNode, undefined, 0, Number.MAX_SAFE_INTEGER);
     this.buildScopes();
     this.collectBindings();
     this.resolveTasks();
@@ -133,16 +154,29 @@ export class SemanticModel {
 
   // ---- scopes and names ----
 
-  /** The scope in which `node` is evaluated. */
+  /**
+   * The scope in which `node` is evaluated: the innermost function or class whose body contains it.
+   * Found by offset among the scopes (sorted by body start) rather than by walking `node.parent`,
+   * which tree-sitter computes from the root on every call.
+   */
   scopeOf(node: SyntaxNode): Scope {
-    let child = node;
-    for (let current = node.parent; current; child = current, current = current.parent) {
-      if (current.type === "function_definition" && child.id === current.childForFieldName("body")?.id) {
-        return this.scopes.get(current.startIndex)!;
-      }
-      if (current.type === "class_definition" && child.id === current.childForFieldName("body")?.id) {
-        return this.scopes.get(current.startIndex)!;
-      }
+    return this.scopeAt(node.startIndex);
+  }
+
+  private scopeAt(offset: number): Scope {
+    const scopes = this.scopesByStart;
+    let low = 0;
+    let high = scopes.length - 1;
+    let candidate = -1;
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      if (scopes[mid].bodyStart <= offset) {
+        candidate = mid;
+        low = mid + 1;
+      } else high = mid - 1;
+    }
+    for (let scope: Scope | undefined = candidate >= 0 ? scopes[candidate] : undefined; scope; scope = scope.parent) {
+      if (scope.contains(offset)) return scope;
     }
     return this.module;
   }
@@ -178,7 +212,8 @@ export class SemanticModel {
   /**
    * The fully qualified name of a dotted expression: `datetime.now` → `datetime.datetime.now` after
    * `from datetime import datetime`. Names that are not imported resolve to themselves when unbound
-   * (builtins like `float`), and to undefined when they are local variables.
+   * (builtins like `float`), definitions of this file to their own names, and to undefined when they
+   * are variables.
    */
   qualifiedName(node: SyntaxNode | null | undefined): string | undefined {
     if (!node) return undefined;
@@ -186,6 +221,8 @@ export class SemanticModel {
     if (!parts) return undefined;
     const bindings = this.scopeOf(node).lookup(parts[0]);
     if (!bindings) return parts.join(".");
+    // A class or function defined in this file is named by its own dotted path.
+    if (bindings.length === 1 && (bindings[0].kind === "class" || bindings[0].kind === "function")) return parts.join(".");
     const imports = bindings.filter((b) => b.kind === "import");
     if (imports.length !== bindings.length || new Set(imports.map((b) => b.qualifiedName)).size !== 1) return undefined;
     return [imports[0].qualifiedName!, ...parts.slice(1)].join(".");
@@ -221,7 +258,7 @@ export class SemanticModel {
   }
 
   callInfo(node: SyntaxNode): CallInfo {
-    return { node, callee: this.qualifiedName(node.childForFieldName("function")), args: callArguments(node), scope: this.scopeOf(node) };
+    return new CallInfo(node, this);
   }
 
   get dags(): DagInfo[] {
@@ -256,11 +293,10 @@ export class SemanticModel {
   get storeCalls(): StoreCall[] {
     if (!this.storeCallList) {
       this.storeCallList = [];
-      for (const call of this.calls) {
-        const fn = call.node.childForFieldName("function");
-        if (!fn || fn.type !== "attribute") continue;
-        const method = fn.childForFieldName("attribute")?.text ?? "";
-        if (!STORE_METHODS.has(method)) continue;
+      for (const node of captures(this.root, STORE_METHOD_CALLS, "call")) {
+        const call = this.callInfo(node);
+        const fn = node.childForFieldName("function")!;
+        const method = fn.childForFieldName("attribute")!.text;
         const store = this.storeReference(fn.childForFieldName("object")!);
         if (!store) continue;
         const { positional, keywords } = call.args;
@@ -339,9 +375,11 @@ export class SemanticModel {
     const definitions = this.root.descendantsOfType(SCOPE_TYPES);
     // descendantsOfType returns nodes in document order, so a parent's scope exists before its children's.
     for (const node of definitions) {
+      const body = node.childForFieldName("body");
       const parent = this.scopeOf(node);
-      const scope = new Scope(node.type === "class_definition" ? "class" : "function", node, parent);
+      const scope = new Scope(node.type === "class_definition" ? "class" : "function", node, parent, body?.startIndex ?? node.endIndex, body?.endIndex ?? node.endIndex);
       this.scopes.set(node.startIndex, scope);
+      this.scopesByStart.push(scope);
     }
     for (const node of definitions) {
       const nameNode = node.childForFieldName("name");
@@ -500,7 +538,8 @@ export class SemanticModel {
         }
       }
     }
-    for (const call of this.calls) {
+    for (const node of captures(this.root, CALLS_WITH_PYTHON_CALLABLE, "call")) {
+      const call = this.callInfo(node);
       if (!call.callee || !PYTHON_OPERATOR.test(call.callee)) continue;
       const callable = call.args.keywords.get("python_callable")?.value;
       if (callable?.type !== "identifier") continue;

@@ -28,7 +28,14 @@ export class Scope {
     readonly kind: ScopeKind,
     readonly node: SyntaxNode,
     readonly parent: Scope | undefined,
+    /** UTF-16 offsets of the body the scope's names are visible in (the module: the whole file). */
+    readonly bodyStart: number,
+    readonly bodyEnd: number,
   ) {}
+
+  contains(offset: number): boolean {
+    return offset >= this.bodyStart && offset < this.bodyEnd;
+  }
 
   add(binding: Omit<Binding, "scope">): void {
     const list = this.bindings.get(binding.name);

@@ -1,0 +1,160 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { PythonDocument } from "../../server/src/engine";
+import { SemanticModel } from "../../server/src/engine/semantic/model";
+
+function model(source: string): SemanticModel {
+  const document = new PythonDocument("file:///dag.py", source);
+  return new SemanticModel(document.tree, document.getText());
+}
+
+describe("imports and qualified names", () => {
+  const m = model(
+    [
+      "import airflow.sdk as sdk",
+      "from airflow.sdk import task as t, Asset",
+      "from airflow.decorators import dag",
+      "from airflow.models import DAG",
+      "import datetime as dt",
+      "import os.path",
+      "x = sdk.task",
+      "y = t",
+      "z = dt.datetime.now",
+      "w = os.path.join",
+      "v = float",
+      "def f(local):",
+      "    return local.thing",
+    ].join("\n"),
+  );
+  const value = (name: string) => m.module.unique(name)!.value!;
+  test("aliases resolve to the imported module path", () => {
+    assert.equal(m.qualifiedName(value("x")), "airflow.sdk.task");
+    assert.equal(m.qualifiedName(value("y")), "airflow.sdk.task");
+    assert.equal(m.qualifiedName(value("z")), "datetime.datetime.now");
+    assert.equal(m.qualifiedName(value("w")), "os.path.join");
+  });
+  test("builtins resolve to themselves, local variables to nothing", () => {
+    assert.equal(m.qualifiedName(value("v")), "float");
+    const ret = m.functions[0].node.descendantsOfType("attribute")[0];
+    assert.equal(m.qualifiedName(ret), undefined);
+  });
+  test("importsFrom sees airflow packages", () => {
+    assert.ok(m.importsFrom("airflow"));
+    assert.ok(m.importsFrom("airflow.models"));
+    assert.ok(!m.importsFrom("pendulum"));
+  });
+});
+
+describe("tasks, callables, DAGs and classes", () => {
+  const m = model(
+    [
+      "from airflow.sdk import DAG, dag, task, ResumableJobMixin, BaseOperator",
+      "from airflow.providers.standard.operators.python import PythonOperator",
+      "import airflow.sdk as sdk",
+      "ARGS = {'retries': 2}",
+      "@task",
+      "def a(): ...",
+      "@task(retries=3, outlets=[X])",
+      "def b(): ...",
+      "@task.virtualenv(requirements=[])",
+      "def c(): ...",
+      "@sdk.task.python",
+      "def d(): ...",
+      "def helper(): ...",
+      "def callable_fn(**context): ...",
+      "with DAG('x', default_args=ARGS) as the_dag:",
+      "    PythonOperator(task_id='p', python_callable=callable_fn)",
+      "@dag(default_args={'retries': 1})",
+      "def pipeline(): ...",
+      "class Base(ResumableJobMixin, BaseOperator):",
+      "    external_id_key = 'job_id'",
+      "    def execute(self, context):",
+      "        return self.execute_resumable(context)",
+      "class Child(Base): ...",
+    ].join("\n"),
+  );
+  test("task decorators in every form", () => {
+    const tasks = Object.fromEntries(m.functions.filter((f) => f.task).map((f) => [f.name, f.task!.variant]));
+    assert.deepEqual(tasks, { a: "task", b: "task", c: "task.virtualenv", d: "task.python" });
+    assert.deepEqual([...m.functions.find((f) => f.name === "b")!.task!.keywords.keys()], ["retries", "outlets"]);
+  });
+  test("python_callable functions know their operator", () => {
+    const fn = m.functions.find((f) => f.name === "callable_fn")!;
+    assert.equal(fn.callableOf.length, 1);
+    assert.equal(m.functions.find((f) => f.name === "helper")!.callableOf.length, 0);
+    assert.equal(fn.parameters[0].kind, "var-keyword");
+  });
+  test("DAGs from `with DAG(...)` and `@dag(...)`, default_args followed through a name", () => {
+    assert.equal(m.dags.length, 2);
+    assert.equal(m.dags[0].node.type, "with_item");
+    assert.equal(m.dags[0].defaultArgs?.type, "dictionary");
+    assert.equal(m.dags[1].defaultArgs?.text, "{'retries': 1}");
+  });
+  test("classes, bases, attributes, methods and transitive subclasses", () => {
+    const base = m.classNamed("Base")!;
+    assert.deepEqual(base.baseNames, ["airflow.sdk.ResumableJobMixin", "airflow.sdk.BaseOperator"]);
+    assert.equal(base.attributes.get("external_id_key")!.value!.text, "'job_id'");
+    assert.ok(base.methods.has("execute"));
+    assert.deepEqual(
+      m.subclassesOf((name) => name.endsWith(".ResumableJobMixin")).map((c) => c.name),
+      ["Base", "Child"],
+    );
+  });
+});
+
+describe("store references", () => {
+  const m = model(
+    [
+      "from airflow.sdk import task, Asset, get_current_context",
+      "ORDERS = Asset(name='orders', uri='s3://o')",
+      "@task(outlets=[ORDERS])",
+      "def t(task_state_store=None, asset_state_store=None):",
+      "    task_state_store.set('a', 1)",
+      "    asset_state_store[ORDERS].set('b', 2)",
+      "    orders = asset_state_store[ORDERS]",
+      "    orders.get('c')",
+      "    asset_state_store.delete('d')",
+      "def callable_fn(**context):",
+      "    context['task_state_store'].clear()",
+      "    tss = context.get('task_state_store')",
+      "    tss.get('e')",
+      "    get_current_context()['task_state_store'].set('f', 3)",
+      "    cache = {}",
+      "    cache.get('task_state_store')",
+      "def not_a_task(store):",
+      "    store.set('g', 4)",
+      "    task_state_store.set('h', 5)",
+    ].join("\n"),
+  );
+  test("every way of reaching a store, and nothing else", () => {
+    const calls = m.storeCalls.map((c) => `${c.method}:${c.store.kind}:${c.store.indexed ? "indexed" : "plain"}:${c.key?.text ?? ""}`);
+    assert.deepEqual(calls, [
+      "set:task:plain:'a'",
+      "set:asset:indexed:'b'",
+      "get:asset:indexed:'c'",
+      "delete:asset:plain:'d'",
+      "clear:task:plain:",
+      "get:task:plain:'e'",
+      "set:task:plain:'f'",
+    ]);
+  });
+  test("set calls expose their value and the function they are in", () => {
+    const set = m.storeCalls.find((c) => c.method === "set" && c.store.kind === "asset")!;
+    assert.equal(set.value?.text, "2");
+    assert.equal(set.function?.name, "t");
+    assert.equal(set.store.asset?.text, "ORDERS");
+  });
+});
+
+describe("bindings", () => {
+  const m = model(["import airflow", "DAYS = 7", "TWICE = 1", "TWICE = 2", "ALIAS = DAYS", "def f():", "    DAYS = 'local'", "    return DAYS"].join("\n"));
+  test("resolveValue follows single assignments, not reassigned names", () => {
+    const alias = m.module.unique("ALIAS")!.value!;
+    assert.equal(m.resolveValue(alias).text, "7");
+    assert.equal(m.module.unique("TWICE"), undefined);
+  });
+  test("function scopes shadow module names", () => {
+    const returned = m.functions[0].node.descendantsOfType("return_statement")[0].namedChildren[0];
+    assert.equal(m.resolveValue(returned).text, "'local'");
+  });
+});

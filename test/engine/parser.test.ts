@@ -1,0 +1,67 @@
+import assert from "node:assert/strict";
+import * as path from "node:path";
+import { test } from "node:test";
+import { PythonDocument } from "../../server/src/engine";
+
+test("the native parser bindings are the packages' shipped prebuilds, not local builds", () => {
+  new PythonDocument("file:///a.py", "import airflow\n").tree; // loads the bindings
+  const natives = Object.keys(require.cache).filter((file) => file.endsWith(".node"));
+  const expected = `prebuilds${path.sep}${process.platform}-${process.arch}${path.sep}`;
+  for (const name of ["tree-sitter", "tree-sitter-python"]) {
+    const binding = natives.find((file) => file.includes(`${path.sep}node_modules${path.sep}${name}${path.sep}`));
+    assert.ok(binding, `${name} binding not loaded`);
+    assert.ok(binding.includes(expected), `${name} loaded from ${binding}`);
+  }
+});
+
+const original = [
+  "from airflow.sdk import task",
+  "",
+  "@task",
+  "def load(task_state_store=None):",
+  '    task_state_store.set("k", 1)',
+  "",
+].join("\n");
+
+test("incremental edits keep the tree equal to a fresh parse", () => {
+  const document = new PythonDocument("file:///a.py", original, 1);
+  const before = document.tree;
+  // Replace the value `1`, then insert a line, then delete a line: three edits as an editor sends them.
+  document.update([{ range: { start: { line: 4, character: 30 }, end: { line: 4, character: 31 } }, text: "None" }], 2);
+  document.update(
+    [
+      { range: { start: { line: 5, character: 0 }, end: { line: 5, character: 0 } }, text: "x = 'é😀'\n" },
+      { range: { start: { line: 2, character: 0 }, end: { line: 3, character: 0 } }, text: "" },
+    ],
+    3,
+  );
+  const expectedText = original.replace('"k", 1)', '"k", None)').replace("@task\n", "") + "x = 'é😀'\n";
+  assert.equal(document.getText(), expectedText);
+  assert.notEqual(document.tree, before);
+  assert.equal(document.tree.rootNode.toString(), new PythonDocument("file:///b.py", expectedText).tree.rootNode.toString());
+  const identifiers = document.tree.rootNode.descendantsOfType("identifier").map((n) => n.text);
+  assert.ok(identifiers.includes("x"));
+});
+
+test("the edited tree is reused: an edit reparses with the old tree", () => {
+  const document = new PythonDocument("file:///a.py", original, 1);
+  const first = document.tree;
+  document.update([{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: "# c\n" }], 2);
+  // tree.edit marks the old tree's nodes as changed; a full reparse would not have touched it.
+  assert.equal(first.rootNode.hasChanges, true);
+  assert.equal(document.tree.rootNode.startPosition.row, 0);
+  assert.equal(document.tree.rootNode.descendantsOfType("comment").length, 1);
+});
+
+test("a whole-text change replaces the document", () => {
+  const document = new PythonDocument("file:///a.py", original, 1);
+  document.update([{ text: "import os\n" }], 2);
+  assert.equal(document.getText(), "import os\n");
+  assert.equal(document.tree.rootNode.namedChildren[0].type, "import_statement");
+  assert.equal(document.isRelevant(), false);
+});
+
+test("half-typed code still parses into a tree with errors, never throws", () => {
+  const document = new PythonDocument("file:///a.py", "from airflow.sdk import task\n@task(\ndef f(task_state_store=None:\n    task_state_store.set(", 1);
+  assert.equal(document.tree.rootNode.hasError, true);
+});
