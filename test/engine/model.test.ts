@@ -119,6 +119,7 @@ describe("store references", () => {
       "    tss = context.get('task_state_store')",
       "    tss.get('e')",
       "    get_current_context()['task_state_store'].set('f', 3)",
+      "    context['asset_state_store'][ORDERS].set('i', 6)",
       "    cache = {}",
       "    cache.get('task_state_store')",
       "def not_a_task(store):",
@@ -136,6 +137,7 @@ describe("store references", () => {
       "clear:task:plain:",
       "get:task:plain:'e'",
       "set:task:plain:'f'",
+      "set:asset:indexed:'i'",
     ]);
   });
   test("set calls expose their value and the function they are in", () => {

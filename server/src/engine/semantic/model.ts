@@ -317,7 +317,8 @@ export class SemanticModel {
 
   /**
    * What store, if any, an expression evaluates to: `context["task_state_store"]`,
-   * `context.get("task_state_store")`, a `task_state_store` / `asset_state_store` parameter,
+   * `context.get("task_state_store")` (likewise `asset_state_store`), a `task_state_store` /
+   * `asset_state_store` parameter,
    * `asset_state_store[ASSET]`, or a name bound once to one of these.
    */
   storeReference(expression: SyntaxNode): StoreReference | undefined {
@@ -336,7 +337,9 @@ export class SemanticModel {
       case "subscript": {
         const index = node.childForFieldName("subscript");
         const value = node.childForFieldName("value")!;
-        if (plainString(index) === "task_state_store") return { kind: "task", node, indexed: false };
+        const contextKey = plainString(index);
+        if (contextKey === "task_state_store") return { kind: "task", node, indexed: false };
+        if (contextKey === "asset_state_store") return { kind: "asset", node, indexed: false };
         const inner = this.storeReference(value);
         if (inner?.kind === "asset" && !inner.indexed && index) return { kind: "asset", node, indexed: true, asset: index };
         return undefined;
@@ -344,11 +347,9 @@ export class SemanticModel {
       case "call": {
         const fn = node.childForFieldName("function");
         if (fn?.type !== "attribute" || fn.childForFieldName("attribute")?.text !== "get") return undefined;
-        const first = callArguments(node).positional[0];
-        if (plainString(first) === "task_state_store" && !this.storeReference(fn.childForFieldName("object")!)) {
-          return { kind: "task", node, indexed: false };
-        }
-        return undefined;
+        const contextKey = plainString(callArguments(node).positional[0]);
+        if ((contextKey !== "task_state_store" && contextKey !== "asset_state_store") || this.storeReference(fn.childForFieldName("object")!)) return undefined;
+        return { kind: contextKey === "task_state_store" ? "task" : "asset", node, indexed: false };
       }
       case "identifier": {
         const binding = this.bindingOf(node);
