@@ -4,6 +4,9 @@
  * - `ASxxx.silent.py` holds correct forms and must produce no diagnostic at all;
  * - `ASxxx.fixed.py` is the fire fixture after applying every fix of the rule; each fix is also
  *   applied alone and the result re-parsed and re-checked.
+ * - `ASxxx.baseline.py`, when present, is the committed text of both fixtures for rules that compare
+ *   with it (AS301): it is passed as `baselineText` to every check, and the silent fixture must also
+ *   stay silent without it.
  */
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
@@ -27,8 +30,8 @@ function expectedMarks(text: string, code: string): string[] {
   return marks;
 }
 
-function found(text: string, code: string): string[] {
-  return lint(new PythonDocument("file:///fixture.py", text), { select: [code] }).map((d) => `${d.code}@${d.range.start.line + 1}`);
+function found(text: string, code: string, baselineText?: string): string[] {
+  return lint(new PythonDocument("file:///fixture.py", text), { select: [code], baselineText }).map((d) => `${d.code}@${d.range.start.line + 1}`);
 }
 
 function parsesCleanly(text: string): boolean {
@@ -39,6 +42,7 @@ for (const rule of allRules) {
   describe(`${rule.code} ${rule.name}`, () => {
     const fire = read(`${rule.code}.py`);
     const silent = read(`${rule.code}.silent.py`);
+    const baselineText = read(`${rule.code}.baseline.py`);
 
     test("has fixtures that fire and fixtures that stay silent", () => {
       assert.ok(fire, `missing fixtures/${rule.code}.py`);
@@ -48,24 +52,26 @@ for (const rule of allRules) {
     });
 
     test("fires exactly on the marked lines", () => {
-      assert.deepEqual(found(fire!, rule.code), expectedMarks(fire!, rule.code));
+      assert.deepEqual(found(fire!, rule.code, baselineText), expectedMarks(fire!, rule.code));
     });
 
     test("stays silent on correct forms (every rule)", () => {
-      const diagnostics = lint(new PythonDocument("file:///silent.py", silent!)).map((d) => `${d.code}@${d.range.start.line + 1}: ${d.message}`);
-      assert.deepEqual(diagnostics, []);
+      for (const baseline of baselineText === undefined ? [undefined] : [baselineText, undefined]) {
+        const diagnostics = lint(new PythonDocument("file:///silent.py", silent!), { baselineText: baseline }).map((d) => `${d.code}@${d.range.start.line + 1}: ${d.message}`);
+        assert.deepEqual(diagnostics, []);
+      }
     });
 
-    const diagnostics = fire ? lint(new PythonDocument("file:///fixture.py", fire), { select: [rule.code] }) : [];
+    const diagnostics = fire ? lint(new PythonDocument("file:///fixture.py", fire), { select: [rule.code], baselineText }) : [];
     const withFix = diagnostics.filter((d) => d.fix);
     if (withFix.length === 0) return;
 
     test("each fix alone parses, removes its diagnostic and leaves the others", () => {
-      const others = lint(new PythonDocument("file:///fixture.py", fire!)).filter((d) => d.code !== rule.code).length;
+      const others = lint(new PythonDocument("file:///fixture.py", fire!), { baselineText }).filter((d) => d.code !== rule.code).length;
       for (const diagnostic of withFix) {
         const fixed = applyEdits(fire!, diagnostic.fix!.edits);
         assert.ok(parsesCleanly(fixed), `fix "${diagnostic.fix!.title}" leaves a syntax error:\n${fixed}`);
-        const after = lint(new PythonDocument("file:///fixture.py", fixed));
+        const after = lint(new PythonDocument("file:///fixture.py", fixed), { baselineText });
         assert.equal(after.filter((d) => d.code === rule.code).length, diagnostics.length - 1, `fix "${diagnostic.fix!.title}" did not remove exactly its diagnostic`);
         assert.equal(after.filter((d) => d.code !== rule.code).length, others, `fix "${diagnostic.fix!.title}" changed other rules' findings`);
       }
@@ -74,7 +80,7 @@ for (const rule of allRules) {
     test("applying every fix gives the .fixed.py snapshot", () => {
       const expected = read(`${rule.code}.fixed.py`);
       assert.ok(expected !== undefined, `missing fixtures/${rule.code}.fixed.py`);
-      const result = fixAll("file:///fixture.py", fire!, { select: [rule.code] }, true);
+      const result = fixAll("file:///fixture.py", fire!, { select: [rule.code], baselineText }, true);
       assert.equal(result.text, expected);
       assert.ok(parsesCleanly(result.text));
       const remaining = result.diagnostics.filter((d) => d.fix);

@@ -1,0 +1,142 @@
+/**
+ * AS301 against a real git repository: the baseline comes from `committedText` (git show HEAD:path),
+ * exactly as the CLI and the language server obtain it.
+ */
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { applyEdits, Diagnostic, lint, PythonDocument } from "../../server/src/engine";
+import { committedText } from "../../server/src/engine/git";
+
+const OPERATOR = `from airflow.sdk import BaseOperator, ResumableJobMixin
+
+
+class BatchOperator(ResumableJobMixin, BaseOperator):
+    external_id_key = "batch_job_id"
+
+    def execute(self, context):
+        return self.execute_resumable(context)
+
+    def submit_job(self, context):
+        return submit()
+
+    def get_job_status(self, external_id, context):
+        return status(external_id)
+
+    def is_job_active(self, status):
+        return status == "RUNNING"
+
+    def is_job_succeeded(self, status):
+        return status == "SUCCEEDED"
+
+    def poll_until_complete(self, external_id, context):
+        wait(external_id)
+
+    def get_job_result(self, external_id, context):
+        return result(external_id)
+`;
+
+const RENAMED = OPERATOR.replace(`"batch_job_id"`, `"batch_run_id"`);
+
+function git(cwd: string, ...args: string[]): void {
+  // No signing, hooks or templates of the machine's own configuration.
+  execFileSync("git", ["-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null", ...args], { cwd, stdio: "ignore" });
+}
+
+/** Lints a file on disk against its committed text, as the CLI does. */
+async function lintAgainstHead(file: string): Promise<{ text: string; diagnostics: Diagnostic[] }> {
+  const text = fs.readFileSync(file, "utf8");
+  const baselineText = await committedText(file);
+  return { text, diagnostics: lint(new PythonDocument(`file://${file}`, text), { baselineText, path: file, select: ["AS301"] }) };
+}
+
+describe("AS301 with a real git repository", () => {
+  const temporary: string[] = [];
+  let repository: string;
+  let dags: string;
+
+  const makeTemporaryDirectory = () => {
+    const directory = fs.mkdtempSync(path.join(os.tmpdir(), "as301-"));
+    temporary.push(directory);
+    return directory;
+  };
+
+  before(() => {
+    repository = makeTemporaryDirectory();
+    dags = path.join(repository, "dags");
+    fs.mkdirSync(dags);
+    git(repository, "init", "-q", "--template=");
+    git(repository, "config", "user.email", "tests@example.invalid");
+    git(repository, "config", "user.name", "Tests");
+    fs.writeFileSync(path.join(dags, "batch.py"), OPERATOR);
+    fs.writeFileSync(path.join(dags, "unchanged.py"), OPERATOR);
+    git(repository, "add", ".");
+    git(repository, "commit", "-q", "-m", "Deploy the batch operator");
+  });
+
+  after(() => {
+    for (const directory of temporary) fs.rmSync(directory, { recursive: true, force: true });
+  });
+
+  test("a renamed key is reported on its string, and the fix restores the committed one", async () => {
+    const file = path.join(dags, "batch.py");
+    fs.writeFileSync(file, RENAMED);
+    const { text, diagnostics } = await lintAgainstHead(file);
+    assert.equal(diagnostics.length, 1);
+    const [diagnostic] = diagnostics;
+    assert.equal(diagnostic.code, "AS301");
+    assert.equal(diagnostic.severity, "warning");
+    assert.equal(text.slice(diagnostic.startOffset, diagnostic.endOffset), `"batch_run_id"`);
+    assert.deepEqual(diagnostic.range.start, { line: 4, character: 22 });
+    assert.match(diagnostic.message, /committed key `batch_job_id`/);
+    assert.match(diagnostic.message, /duplicate job/);
+    assert.ok(diagnostic.fix);
+    assert.equal(diagnostic.fix.safe, false);
+    const fixed = applyEdits(text, diagnostic.fix.edits);
+    assert.equal(fixed, OPERATOR);
+    assert.deepEqual(lint(new PythonDocument(`file://${file}`, fixed), { baselineText: await committedText(file), select: ["AS301"] }), []);
+  });
+
+  test("the rename is compared with the requested revision", async () => {
+    const file = path.join(dags, "batch.py");
+    fs.writeFileSync(file, RENAMED);
+    git(repository, "commit", "-q", "-am", "Rename the key");
+    try {
+      // Committed now: HEAD agrees with the working tree, HEAD~1 still has the deployed key.
+      assert.deepEqual((await lintAgainstHead(file)).diagnostics, []);
+      const previous = await committedText(file, "HEAD~1");
+      const diagnostics = lint(new PythonDocument(`file://${file}`, RENAMED), { baselineText: previous, select: ["AS301"] });
+      assert.deepEqual(diagnostics.map((d) => d.range.start.line), [4]);
+    } finally {
+      git(repository, "reset", "-q", "--hard", "HEAD~1");
+    }
+  });
+
+  test("a file that did not change is silent", async () => {
+    const { diagnostics } = await lintAgainstHead(path.join(dags, "unchanged.py"));
+    assert.deepEqual(diagnostics, []);
+  });
+
+  test("an untracked file is silent", async () => {
+    const file = path.join(dags, "untracked.py");
+    fs.writeFileSync(file, RENAMED);
+    assert.equal(await committedText(file), undefined);
+    assert.deepEqual((await lintAgainstHead(file)).diagnostics, []);
+  });
+
+  test("a class that is not in the committed version is silent", async () => {
+    const file = path.join(dags, "batch.py");
+    fs.writeFileSync(file, RENAMED.replace("class BatchOperator(", "class NightlyBatchOperator("));
+    assert.deepEqual((await lintAgainstHead(file)).diagnostics, []);
+  });
+
+  test("a file outside any git repository is silent", async () => {
+    const file = path.join(makeTemporaryDirectory(), "batch.py");
+    fs.writeFileSync(file, RENAMED);
+    assert.equal(await committedText(file), undefined);
+    assert.deepEqual((await lintAgainstHead(file)).diagnostics, []);
+  });
+});
