@@ -1,10 +1,61 @@
+import { removeArgument } from "../fixes";
 import { Rule } from "../rule";
 
-// Placeholder while the rule is being written: registered so the registry compiles; reports nothing.
+/**
+ * ## What it does
+ * Checks for a `retention=` argument given to an asset state store's `set`, whether the store is
+ * indexed by an asset (`asset_state_store[ORDERS].set(...)`) or not (`asset_state_store.set(...)`).
+ *
+ * ## Why is this bad?
+ * The asset state store has no expiry: its entries live across all DAG runs until they are deleted,
+ * and its `set(key, value)` has no `retention` parameter. Passing one raises `TypeError` at run time,
+ * whatever its value (`None` included), so the value is never stored.
+ *
+ * ## Example
+ * ```python
+ * @task(inlets=[ORDERS], outlets=[ORDERS])
+ * def load(asset_state_store=None):
+ *     asset_state_store[ORDERS].set("watermark", "2026-01-01", retention=timedelta(days=7))
+ * ```
+ *
+ * ## Use instead
+ * ```python
+ * @task(inlets=[ORDERS], outlets=[ORDERS])
+ * def load(asset_state_store=None):
+ *     asset_state_store[ORDERS].set("watermark", "2026-01-01")
+ * ```
+ * If the value should expire, it is per-run state: keep it in `task_state_store`, whose `set` takes
+ * `retention`, or delete the asset key explicitly when it is no longer needed.
+ *
+ * ## Fix safety
+ * The fix removes the argument, with its comma (and its line and comment when it stands on a line of
+ * its own). It is unsafe: the call no longer raises, but the value is then kept until it is deleted,
+ * not for the period the code asks for, and the removed expression is no longer evaluated. Whether
+ * the key may live forever, needs an explicit `delete`, or belongs in the task state store is the
+ * author's decision, so the fix is never applied by `--fix` or fix-all.
+ */
 export const AS104: Rule = {
   code: "AS104",
-  name: "todo-AS104",
-  summary: "todo",
-  defaultSeverity: "warning",
-  check() {},
+  name: "asset-store-retention",
+  summary: "`retention` given to the asset state store, which has no expiry (TypeError at run time)",
+  defaultSeverity: "error",
+  check({ model, report }) {
+    for (const call of model.storeCalls) {
+      if (call.method !== "set" || call.store.kind !== "asset") continue;
+      const retention = call.args.keywords.get("retention");
+      if (!retention) continue;
+      report({
+        node: retention.node,
+        message:
+          "The asset state store has no expiry: `set` takes no `retention` and raises `TypeError` at run time. " +
+          "Drop the argument (the value is kept until deleted), or use `task_state_store` if it should expire.",
+        fix: {
+          title: "Remove `retention=` (the value is then kept until deleted)",
+          safe: false,
+          kind: "quickfix",
+          edits: [removeArgument(retention.node)],
+        },
+      });
+    }
+  },
 };
