@@ -1,10 +1,64 @@
 import { Rule } from "../rule";
+import { valueParts } from "../semantic/valueKind";
 
-// Placeholder while the rule is being written: registered so the registry compiles; reports nothing.
+/**
+ * ## What it does
+ * Checks for NaN and Infinity given as the value of a task or asset state store's `set`, or inside
+ * the list, tuple and dict literals the value is built from: `float("nan")`, `float("inf")`,
+ * `float("-Infinity")` (any case), `math.nan`, `math.inf`, `-math.inf`, `numpy.nan`, `numpy.inf`,
+ * `numpy.NINF` and their aliases, however they are imported, and names bound once to one of these.
+ *
+ * ## Why is this bad?
+ * JSON has no NaN or Infinity, and Airflow's state store refuses them (the REST API answers 422), so
+ * the `set` fails when the task runs. Such values usually stand for "no data yet" (an empty batch, a
+ * missing metric): that case deserves explicit handling rather than a stored placeholder.
+ *
+ * ## Example
+ * ```python
+ * @task
+ * def score(task_state_store=None):
+ *     scores = fetch_scores()
+ *     task_state_store.set("mean", sum(scores) / len(scores) if scores else float("nan"))
+ *     task_state_store.set("progress", {"rows": len(scores), "best": max(scores) if scores else -math.inf})
+ * ```
+ *
+ * ## Use instead
+ * ```python
+ * @task
+ * def score(task_state_store=None):
+ *     scores = fetch_scores()
+ *     if scores:
+ *         task_state_store.set("mean", sum(scores) / len(scores))
+ *         task_state_store.set("progress", {"rows": len(scores), "best": max(scores)})
+ *     else:
+ *         task_state_store.set("progress", {"rows": 0})
+ * ```
+ *
+ * ## Fix safety
+ * There is no fix: what should be stored in place of a missing number (nothing, a string marker, a
+ * separate flag) is the author's decision.
+ */
 export const AS107: Rule = {
   code: "AS107",
-  name: "todo-AS107",
-  summary: "todo",
-  defaultSeverity: "warning",
-  check() {},
+  name: "non-finite-value",
+  summary: "NaN or Infinity given to a state store's `set` (not JSON)",
+  defaultSeverity: "error",
+  check({ model, report }) {
+    for (const call of model.storeCalls) {
+      if (call.method !== "set" || !call.value) continue;
+      const reportedVia = new Set<number>();
+      for (const part of valueParts(model, call.value, (info) => info.kind === "non-finite")) {
+        if (part.via) {
+          if (reportedVia.has(part.via.id)) continue;
+          reportedVia.add(part.via.id);
+        }
+        const value = `\`${part.nonFinite ?? "NaN"}\``;
+        const subject = part.via ? `\`${part.via.text}\` holds ${value}, which` : value;
+        report({
+          node: part.via ?? part.node,
+          message: `${subject} has no JSON form: the state store refuses NaN and Infinity, so storing it fails when the task runs. Check the number with \`math.isfinite()\` and leave it out, or store a finite number instead.`,
+        });
+      }
+    }
+  },
 };
