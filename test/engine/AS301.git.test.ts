@@ -41,6 +41,9 @@ class BatchOperator(ResumableJobMixin, BaseOperator):
 
 const RENAMED = OPERATOR.replace(`"batch_job_id"`, `"batch_run_id"`);
 
+/** The operator without an `external_id_key`: it stores its job ids under the mixin's default key. */
+const DEFAULT_KEY_OPERATOR = OPERATOR.replace(`    external_id_key = "batch_job_id"\n\n`, "");
+
 function git(cwd: string, ...args: string[]): void {
   // No signing, hooks or templates of the machine's own configuration.
   execFileSync("git", ["-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null", ...args], { cwd, stdio: "ignore" });
@@ -73,6 +76,7 @@ describe("AS301 with a real git repository", () => {
     git(repository, "config", "user.name", "Tests");
     fs.writeFileSync(path.join(dags, "batch.py"), OPERATOR);
     fs.writeFileSync(path.join(dags, "unchanged.py"), OPERATOR);
+    fs.writeFileSync(path.join(dags, "default.py"), DEFAULT_KEY_OPERATOR);
     git(repository, "add", ".");
     git(repository, "commit", "-q", "-m", "Deploy the batch operator");
   });
@@ -98,6 +102,47 @@ describe("AS301 with a real git repository", () => {
     const fixed = applyEdits(text, diagnostic.fix.edits);
     assert.equal(fixed, OPERATOR);
     assert.deepEqual(lint(new PythonDocument(`file://${file}`, fixed), { baselineText: await committedText(file), select: ["AS301"] }), []);
+  });
+
+  test("a class that used the mixin's default and now sets its own key is reported, and the fix writes the default", async () => {
+    assert.notEqual(DEFAULT_KEY_OPERATOR, OPERATOR);
+    const file = path.join(dags, "default.py");
+    fs.writeFileSync(file, OPERATOR);
+    try {
+      const { text, diagnostics } = await lintAgainstHead(file);
+      assert.equal(diagnostics.length, 1);
+      const [diagnostic] = diagnostics;
+      assert.equal(text.slice(diagnostic.startOffset, diagnostic.endOffset), `"batch_job_id"`);
+      assert.deepEqual(diagnostic.range.start, { line: 4, character: 22 });
+      assert.match(diagnostic.message, /committed key `remote_job_id` \(the mixin's default\)/);
+      assert.match(diagnostic.message, /nothing under `batch_job_id`/);
+      assert.ok(diagnostic.fix);
+      assert.equal(diagnostic.fix.safe, false);
+      const fixed = applyEdits(text, diagnostic.fix.edits);
+      assert.equal(fixed, OPERATOR.replace(`"batch_job_id"`, `"remote_job_id"`));
+      assert.deepEqual(lint(new PythonDocument(`file://${file}`, fixed), { baselineText: await committedText(file), select: ["AS301"] }), []);
+    } finally {
+      fs.writeFileSync(file, DEFAULT_KEY_OPERATOR);
+    }
+  });
+
+  test("a removed key is reported on the class name, and the fix sets the committed key again", async () => {
+    const file = path.join(dags, "batch.py");
+    fs.writeFileSync(file, DEFAULT_KEY_OPERATOR);
+    const { text, diagnostics } = await lintAgainstHead(file);
+    assert.equal(diagnostics.length, 1);
+    const [diagnostic] = diagnostics;
+    assert.equal(text.slice(diagnostic.startOffset, diagnostic.endOffset), "BatchOperator");
+    assert.deepEqual(diagnostic.range.start, { line: 3, character: 6 });
+    assert.match(diagnostic.message, /committed key `batch_job_id`/);
+    assert.match(diagnostic.message, /nothing under `remote_job_id` \(now the mixin's default\)/);
+    assert.ok(diagnostic.fix);
+    assert.equal(diagnostic.fix.safe, false);
+    assert.equal(applyEdits(text, diagnostic.fix.edits), OPERATOR);
+  });
+
+  test("an unchanged default key is silent", async () => {
+    assert.deepEqual((await lintAgainstHead(path.join(dags, "default.py"))).diagnostics, []);
   });
 
   test("the rename is compared with the requested revision", async () => {
