@@ -5,3 +5,4 @@ export { applyEdits } from "./fixes";
 export { allRules, ruleByCode } from "./rules";
 export { Rule } from "./rule";
 export * from "./types";
+export { committedText } from "./git";

@@ -1,0 +1,66 @@
+/**
+ * The committed text of open files, which AS301 compares `external_id_key` against. Fetched with git
+ * in the background the first time a file turns out to be relevant, and again when it is saved.
+ * In an untrusted workspace git is never run (a repository's config can make git execute programs),
+ * so there is no baseline and AS301 stays silent.
+ */
+import { fileURLToPath } from "node:url";
+import { committedText } from "../engine";
+import { errorText, Logger } from "./logger";
+
+interface Entry {
+  text: string | undefined;
+  /** Bumped by every fetch, so only the newest fetch's answer is kept. */
+  generation: number;
+}
+
+export class BaselineStore {
+  private readonly entries = new Map<string, Entry>();
+
+  constructor(
+    private readonly trusted: boolean,
+    /** Called when a document's baseline changed and it should be linted again. */
+    private readonly changed: (uri: string) => void,
+    private readonly log: Logger,
+  ) {}
+
+  /** The baseline known now; undefined until a fetch has answered, and always in untrusted workspaces. */
+  textFor(uri: string): string | undefined {
+    return this.entries.get(uri)?.text;
+  }
+
+  /** Starts the first fetch for a document that needs a baseline. */
+  ensure(uri: string): void {
+    if (!this.entries.has(uri)) this.fetch(uri);
+  }
+
+  /** After a save (or a commit made meanwhile), fetch again if the document uses a baseline. */
+  refresh(uri: string): void {
+    if (this.entries.has(uri)) this.fetch(uri);
+  }
+
+  forget(uri: string): void {
+    this.entries.delete(uri);
+  }
+
+  private fetch(uri: string): void {
+    if (!this.trusted || !uri.startsWith("file:")) return;
+    let path: string;
+    try {
+      path = fileURLToPath(uri);
+    } catch {
+      return;
+    }
+    const entry = this.entries.get(uri) ?? { text: undefined, generation: 0 };
+    const generation = ++entry.generation;
+    this.entries.set(uri, entry);
+    committedText(path).then(
+      (text) => {
+        if (this.entries.get(uri) !== entry || entry.generation !== generation || entry.text === text) return;
+        entry.text = text;
+        this.changed(uri);
+      },
+      (error: unknown) => this.log.error(`Could not read the committed version of ${path}: ${errorText(error)}`),
+    );
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * When to lint and what to publish. A change schedules a lint after a short pause in typing; the lint
+ * runs in the worker for the version current at that moment, at most one at a time per document, and
+ * its result is published only if the document is still at that version (otherwise the newer
+ * version's own lint follows). The last published result per document is kept for code actions.
+ */
+import * as path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { Diagnostic as LspDiagnostic, DiagnosticSeverity } from "vscode-languageserver";
+import type { Severity } from "../engine";
+import type { BaselineStore } from "./baseline";
+import type { OpenDocument, OpenDocuments } from "./documents";
+import type { LintWorkerClient } from "./lintWorkerClient";
+import { errorText, Logger } from "./logger";
+import type { ServerSettings, SettingsStore } from "./settings";
+import type { LintedDiagnostic, WorkerLintOptions } from "./workerProtocol";
+
+export const DIAGNOSTIC_SOURCE = "airflow-state-store";
+
+/** Pause after the last change before linting. */
+export const CHANGE_DEBOUNCE_MS = 150;
+
+/**
+ * Larger documents are not linted. 50,000 lines of DAG code are about 2 MB and lint in a few seconds
+ * in the worker; beyond this the cost grows with every pause in typing for files nobody writes by hand.
+ */
+export const MAX_LINTED_CHARACTERS = 4_000_000;
+
+const SEVERITY: Record<Severity, DiagnosticSeverity> = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  info: DiagnosticSeverity.Information,
+  hint: DiagnosticSeverity.Hint,
+};
+
+/** The rule's page, shipped in the extension's docs/rules next to dist/ (this bundle's folder). */
+export function ruleDocumentationUri(code: string): string {
+  return pathToFileURL(path.resolve(__dirname, "..", "docs", "rules", `${code}.md`)).href;
+}
+
+export function toLspDiagnostic(diagnostic: LintedDiagnostic): LspDiagnostic {
+  return {
+    range: diagnostic.range,
+    severity: SEVERITY[diagnostic.severity],
+    code: diagnostic.code,
+    codeDescription: { href: ruleDocumentationUri(diagnostic.code) },
+    source: DIAGNOSTIC_SOURCE,
+    message: diagnostic.message,
+  };
+}
+
+export function lintOptions(uri: string, settings: ServerSettings, baselineText: string | undefined): WorkerLintOptions {
+  let filePath: string | undefined;
+  if (uri.startsWith("file:")) {
+    try {
+      filePath = fileURLToPath(uri);
+    } catch {
+      filePath = undefined;
+    }
+  }
+  return { severities: settings.severities, path: filePath, baselineText };
+}
+
+export interface Publisher {
+  publish(uri: string, version: number | undefined, diagnostics: LspDiagnostic[]): void;
+}
+
+export interface PublishedResult {
+  version: number;
+  diagnostics: LintedDiagnostic[];
+}
+
+export class DiagnosticScheduler {
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly running = new Set<string>();
+  /** Documents that changed while their lint ran: lint again as soon as it ends. */
+  private readonly rerun = new Set<string>();
+  private readonly published = new Map<string, PublishedResult>();
+  /** Oversized documents already reported in the log, so the line is written once per document. */
+  private readonly reportedTooLarge = new Set<string>();
+
+  constructor(
+    private readonly documents: OpenDocuments,
+    private readonly worker: LintWorkerClient,
+    private readonly settings: SettingsStore,
+    private readonly baseline: BaselineStore,
+    private readonly publisher: Publisher,
+    private readonly log: Logger,
+  ) {}
+
+  schedule(uri: string, delayMs = CHANGE_DEBOUNCE_MS): void {
+    clearTimeout(this.timers.get(uri));
+    this.timers.set(
+      uri,
+      setTimeout(() => {
+        this.timers.delete(uri);
+        void this.run(uri);
+      }, delayMs),
+    );
+  }
+
+  scheduleAll(delayMs = 0): void {
+    for (const document of this.documents.all()) this.schedule(document.uri, delayMs);
+  }
+
+  /** The diagnostics published for exactly this version of the document, if they were. */
+  resultFor(uri: string, version: number): LintedDiagnostic[] | undefined {
+    const result = this.published.get(uri);
+    return result && result.version === version ? result.diagnostics : undefined;
+  }
+
+  /** The document was closed: stop linting it and clear its diagnostics. */
+  forget(uri: string): void {
+    clearTimeout(this.timers.get(uri));
+    this.timers.delete(uri);
+    this.rerun.delete(uri);
+    this.published.delete(uri);
+    this.reportedTooLarge.delete(uri);
+    this.publisher.publish(uri, undefined, []);
+  }
+
+  dispose(): void {
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  private async run(uri: string): Promise<void> {
+    if (this.running.has(uri)) {
+      this.rerun.add(uri);
+      return;
+    }
+    const document = this.documents.get(uri);
+    if (!document) return;
+    this.running.add(uri);
+    try {
+      await this.lintAndPublish(document);
+    } catch (error) {
+      this.log.error(`Linting ${uri} failed: ${errorText(error)}`);
+    } finally {
+      this.running.delete(uri);
+      if (this.rerun.delete(uri)) this.schedule(uri, 0);
+    }
+  }
+
+  private async lintAndPublish(document: OpenDocument): Promise<void> {
+    const { uri, version } = document;
+    const isCurrent = () => this.documents.get(uri) === document && document.version === version;
+    const settings = await this.settings.forDocument(uri);
+    if (!isCurrent()) return;
+    if (!settings.enable) return this.store(uri, version, []);
+    if (document.text.length > MAX_LINTED_CHARACTERS) {
+      if (!this.reportedTooLarge.has(uri)) {
+        this.reportedTooLarge.add(uri);
+        this.log.info(`Not checking ${uri}: ${document.text.length} characters is over the limit of ${MAX_LINTED_CHARACTERS}.`);
+      }
+      return this.store(uri, version, []);
+    }
+    this.reportedTooLarge.delete(uri);
+    const result = await this.worker.lint(uri, version, lintOptions(uri, settings, this.baseline.textFor(uri)));
+    if (!result || !isCurrent()) return;
+    if (result.relevant) this.baseline.ensure(uri);
+    this.store(uri, version, result.diagnostics);
+  }
+
+  private store(uri: string, version: number, diagnostics: LintedDiagnostic[]): void {
+    this.published.set(uri, { version, diagnostics });
+    this.publisher.publish(uri, version, diagnostics.map(toLspDiagnostic));
+  }
+}

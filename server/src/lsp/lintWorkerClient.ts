@@ -1,0 +1,118 @@
+/**
+ * The connection thread's handle on the lint worker: posts document changes, turns lint and fix-all
+ * requests into promises, and replaces the worker if it dies (for instance out of memory on a huge
+ * file) so the server keeps running.
+ */
+import { Worker } from "node:worker_threads";
+import type { FixAllResult, FromWorker, LintResult, ToWorker, WorkerLintOptions, WorkerRequest } from "./workerProtocol";
+import { errorText, Logger } from "./logger";
+
+/** More deaths than this within the window mean something is systematically wrong: stop restarting. */
+const MAX_RESTARTS = 3;
+const RESTART_WINDOW_MS = 60_000;
+
+export interface WorkerEvents {
+  /** A new worker replaced a dead one and knows no document yet. */
+  restarted(): void;
+  /** The worker dropped its copy of a document and needs it again. */
+  lost(uri: string): void;
+}
+
+interface Pending {
+  resolve(result: LintResult | FixAllResult | undefined): void;
+  reject(error: Error): void;
+}
+
+export class LintWorkerClient {
+  private worker: Worker | undefined;
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private recentRestarts: number[] = [];
+  private disposed = false;
+
+  constructor(
+    private readonly script: string,
+    private readonly log: Logger,
+    private readonly events: WorkerEvents,
+  ) {
+    this.worker = this.spawn();
+  }
+
+  /** Document lifecycle messages; dropped while no worker runs (a replacement gets every document again). */
+  post(message: Exclude<ToWorker, WorkerRequest>): void {
+    this.worker?.postMessage(message);
+  }
+
+  /** Resolves to undefined when the worker's copy is no longer at `version`. */
+  lint(uri: string, version: number, options: WorkerLintOptions): Promise<LintResult | undefined> {
+    return this.request({ type: "lint", id: this.nextId++, uri, version, options }) as Promise<LintResult | undefined>;
+  }
+
+  fixAll(uri: string, version: number, options: WorkerLintOptions): Promise<FixAllResult | undefined> {
+    return this.request({ type: "fixAll", id: this.nextId++, uri, version, options }) as Promise<FixAllResult | undefined>;
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.rejectPending("the language server is shutting down");
+    void this.worker?.terminate();
+    this.worker = undefined;
+  }
+
+  private request(message: WorkerRequest): Promise<LintResult | FixAllResult | undefined> {
+    const worker = this.worker;
+    if (!worker) return Promise.reject(new Error("the lint worker is not running"));
+    return new Promise((resolve, reject) => {
+      this.pending.set(message.id, { resolve, reject });
+      worker.postMessage(message);
+    });
+  }
+
+  private spawn(): Worker {
+    const worker = new Worker(this.script);
+    worker.on("message", (message: FromWorker) => this.receive(message));
+    worker.on("error", (error) => this.log.error(`The lint worker failed: ${errorText(error)}`));
+    worker.on("exit", (code) => this.exited(worker, code));
+    return worker;
+  }
+
+  private receive(message: FromWorker): void {
+    switch (message.type) {
+      case "reply":
+      case "failed": {
+        const pending = this.pending.get(message.id);
+        this.pending.delete(message.id);
+        if (message.type === "reply") pending?.resolve(message.result);
+        else pending?.reject(new Error(message.message));
+        break;
+      }
+      case "log":
+        this.log[message.level](message.message);
+        break;
+      case "lost":
+        this.events.lost(message.uri);
+        break;
+    }
+  }
+
+  private exited(worker: Worker, code: number): void {
+    if (worker !== this.worker || this.disposed) return;
+    this.worker = undefined;
+    this.rejectPending(`the lint worker exited with code ${code}`);
+    const now = Date.now();
+    this.recentRestarts = this.recentRestarts.filter((time) => now - time < RESTART_WINDOW_MS);
+    if (this.recentRestarts.length >= MAX_RESTARTS) {
+      this.log.error(`The lint worker exited with code ${code} ${MAX_RESTARTS + 1} times within a minute; diagnostics are off until the server is restarted.`);
+      return;
+    }
+    this.recentRestarts.push(now);
+    this.log.error(`The lint worker exited with code ${code}; starting a new one.`);
+    this.worker = this.spawn();
+    this.events.restarted();
+  }
+
+  private rejectPending(reason: string): void {
+    for (const pending of this.pending.values()) pending.reject(new Error(reason));
+    this.pending.clear();
+  }
+}

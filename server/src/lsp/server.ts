@@ -1,0 +1,159 @@
+/**
+ * The language server's connection thread: routes LSP messages to the open documents, the lint
+ * worker, the diagnostic scheduler and the code actions. Every handler is guarded: a failure is
+ * logged and answered with an empty result, never allowed to end the process.
+ */
+import {
+  CodeAction,
+  CodeActionParams,
+  createConnection,
+  InitializeParams,
+  InitializeResult,
+  ProposedFeatures,
+  TextDocumentSyncKind,
+} from "vscode-languageserver/node";
+import { BaselineStore } from "./baseline";
+import { diagnosticActions, EditTarget, fixAllAction, isFixAllRequested, isRequested, PROVIDED_KINDS } from "./codeActions";
+import { DiagnosticScheduler, lintOptions, MAX_LINTED_CHARACTERS } from "./diagnostics";
+import { OpenDocuments } from "./documents";
+import { LintWorkerClient } from "./lintWorkerClient";
+import { errorText, Logger } from "./logger";
+import { SECTION, SettingsStore } from "./settings";
+
+interface Services {
+  scheduler: DiagnosticScheduler;
+  worker: LintWorkerClient;
+  settings: SettingsStore;
+  baseline: BaselineStore;
+  /** The client applies versioned `documentChanges`. */
+  versionedEdits: boolean;
+}
+
+/** `workerScript` is the file that runs `runLintWorker` in a worker thread (the bundle itself). */
+export function startServer(workerScript: string): void {
+  const connection = createConnection(ProposedFeatures.all);
+  const log: Logger = {
+    info: (message) => connection.console.info(message),
+    error: (message) => connection.console.error(message),
+  };
+  const guard =
+    <P extends unknown[], R>(name: string, fallback: R, handler: (...args: P) => R | Promise<R>) =>
+    async (...args: P): Promise<R> => {
+      try {
+        return await handler(...args);
+      } catch (error) {
+        log.error(`${name} failed: ${errorText(error)}`);
+        return fallback;
+      }
+    };
+  process.on("uncaughtException", (error) => log.error(`Uncaught: ${errorText(error)}`));
+  process.on("unhandledRejection", (reason) => log.error(`Unhandled rejection: ${errorText(reason)}`));
+
+  const documents = new OpenDocuments();
+  let services: Services | undefined;
+
+  connection.onInitialize((params: InitializeParams): InitializeResult => {
+    const options = params.initializationOptions as { trusted?: unknown } | undefined;
+    const trusted = options?.trusted === true;
+    const settings = new SettingsStore(
+      params.capabilities.workspace?.configuration ? (scopeUri) => connection.workspace.getConfiguration({ scopeUri, section: SECTION }) : undefined,
+      log,
+    );
+    const baseline = new BaselineStore(trusted, (uri) => services?.scheduler.schedule(uri, 0), log);
+    const worker = new LintWorkerClient(workerScript, log, {
+      restarted: () => {
+        for (const document of documents.all()) worker.post({ type: "open", uri: document.uri, text: document.text, version: document.version });
+        services?.scheduler.scheduleAll();
+      },
+      lost: (uri) => {
+        const document = documents.get(uri);
+        if (!document) return;
+        worker.post({ type: "open", uri, text: document.text, version: document.version });
+        services?.scheduler.schedule(uri, 0);
+      },
+    });
+    const scheduler = new DiagnosticScheduler(documents, worker, settings, baseline, { publish: (uri, version, diagnostics) => void connection.sendDiagnostics({ uri, version, diagnostics }) }, log);
+    services = { scheduler, worker, settings, baseline, versionedEdits: params.capabilities.workspace?.workspaceEdit?.documentChanges === true };
+    log.info(`Airflow State Store language server started; ${trusted ? "trusted workspace: AS301 compares with git HEAD" : "untrusted workspace: git is not run, AS301 is off"}.`);
+    return {
+      capabilities: {
+        textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
+        codeActionProvider: { codeActionKinds: PROVIDED_KINDS, resolveProvider: false },
+      },
+      serverInfo: { name: "airflow-state-store" },
+    };
+  });
+
+  connection.onDidOpenTextDocument(
+    guard("didOpen", undefined, ({ textDocument }) => {
+      if (!services) return;
+      const document = documents.open(textDocument);
+      if (!document) return;
+      services.worker.post({ type: "open", uri: document.uri, text: document.text, version: document.version });
+      services.scheduler.schedule(document.uri, 0);
+    }),
+  );
+
+  connection.onDidChangeTextDocument(
+    guard("didChange", undefined, (params) => {
+      const document = documents.get(params.textDocument.uri);
+      if (!services || !document) return;
+      document.apply(params);
+      const changes = params.contentChanges.map((change) => ("range" in change ? { range: change.range, text: change.text } : { text: change.text }));
+      services.worker.post({ type: "change", uri: document.uri, changes, version: document.version });
+      services.scheduler.schedule(document.uri);
+    }),
+  );
+
+  connection.onDidSaveTextDocument(
+    guard("didSave", undefined, ({ textDocument }) => {
+      if (documents.get(textDocument.uri)) services?.baseline.refresh(textDocument.uri);
+    }),
+  );
+
+  connection.onDidCloseTextDocument(
+    guard("didClose", undefined, ({ textDocument }) => {
+      const { uri } = textDocument;
+      if (!services || !documents.close(uri)) return;
+      services.worker.post({ type: "close", uri });
+      services.baseline.forget(uri);
+      services.settings.forget(uri);
+      services.scheduler.forget(uri);
+    }),
+  );
+
+  connection.onDidChangeConfiguration(
+    guard("didChangeConfiguration", undefined, ({ settings }) => {
+      if (!services) return;
+      services.settings.changed(settings);
+      services.scheduler.scheduleAll();
+    }),
+  );
+
+  connection.onCodeAction(
+    guard("codeAction", [] as CodeAction[], async (params: CodeActionParams) => {
+      const document = documents.get(params.textDocument.uri);
+      if (!services || !document) return [];
+      const { uri, version } = document;
+      const settings = await services.settings.forDocument(uri);
+      if (!settings.enable || document.version !== version) return [];
+      const target: EditTarget = { uri, version, versioned: services.versionedEdits };
+      const only = params.context.only;
+      // Fixes exist only for diagnostics of this very version; older ones get none until re-linted.
+      const current = services.scheduler.resultFor(uri, version);
+      const actions = current ? diagnosticActions(target, current, params.context.diagnostics) : [];
+      if (isFixAllRequested(only) && document.text.length <= MAX_LINTED_CHARACTERS) {
+        const fixed = await services.worker.fixAll(uri, version, lintOptions(uri, settings, services.baseline.textFor(uri)));
+        if (fixed?.edit && document.version === version && documents.get(uri) === document) actions.push(fixAllAction(target, fixed.edit));
+      }
+      return actions.filter((action) => isRequested(action.kind!, only));
+    }),
+  );
+
+  connection.onShutdown(() => {
+    services?.scheduler.dispose();
+    services?.worker.dispose();
+  });
+
+  connection.listen();
+}

@@ -1,0 +1,62 @@
+/**
+ * The messages between the language server's connection thread and its lint worker.
+ * Linting a large file takes seconds, so the syntax trees and every engine call live in a worker
+ * thread; the connection thread only routes LSP messages and never waits on a rule.
+ */
+import type { ContentChange, FixKind, Range, Severity, SeveritySetting } from "../engine";
+
+export interface WorkerLintOptions {
+  severities: Record<string, SeveritySetting>;
+  /** Filesystem path of a file:// document. */
+  path?: string;
+  /** The committed text of the document, for AS301. */
+  baselineText?: string;
+}
+
+/** A text edit already placed in LSP coordinates of the version it was computed on. */
+export interface PlacedEdit {
+  range: Range;
+  newText: string;
+}
+
+export interface LintedDiagnostic {
+  code: string;
+  severity: Severity;
+  message: string;
+  range: Range;
+  fix?: { title: string; safe: boolean; kind: FixKind; edits: PlacedEdit[] };
+  /** Adds the code to the line's `# noqa:` comment; absent where no comment can go (the line ends inside a string or with a backslash). */
+  suppression?: PlacedEdit;
+}
+
+export interface LintResult {
+  version: number;
+  /** Whether the file passed the engine's cheap "could this use Airflow at all" check. */
+  relevant: boolean;
+  diagnostics: LintedDiagnostic[];
+}
+
+export interface FixAllResult {
+  version: number;
+  /** One edit replacing the changed lines; absent when no safe fix applies. */
+  edit?: PlacedEdit;
+}
+
+export type ToWorker =
+  | { type: "open"; uri: string; text: string; version: number }
+  | { type: "change"; uri: string; changes: ContentChange[]; version: number }
+  | { type: "close"; uri: string }
+  | { type: "lint"; id: number; uri: string; version: number; options: WorkerLintOptions }
+  | { type: "fixAll"; id: number; uri: string; version: number; options: WorkerLintOptions };
+
+export type WorkerRequest = Extract<ToWorker, { id: number }>;
+
+export type ResultOf<R extends WorkerRequest> = (R extends { type: "lint" } ? LintResult : FixAllResult) | undefined;
+
+/** A request's reply. `result` is undefined when the worker's copy of the document is not at the requested version. */
+export type FromWorker =
+  | { type: "reply"; id: number; result: LintResult | FixAllResult | undefined }
+  | { type: "failed"; id: number; message: string }
+  | { type: "log"; level: "info" | "error"; message: string }
+  /** The worker could not apply a change and dropped its copy; the connection thread re-sends the document. */
+  | { type: "lost"; uri: string };
