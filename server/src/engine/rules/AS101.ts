@@ -74,10 +74,13 @@ const PRIMARY = new Set(["identifier", "attribute", "call", "subscript", "parent
  * `UUID`. None is offered for lambdas, generators, class instances, bytes or durations, nor when
  * the value sits in a container defined elsewhere.
  *
- * Every fix is unsafe: the store now keeps a string or a list, and the code that reads the key back
- * (this task on a retry, or for an asset store other DAGs) gets that string or list instead of the
- * object it may expect; the fix cannot update those readers. `sorted(...)` also raises `TypeError`
- * when the set mixes values that cannot be compared, such as `None` and strings.
+ * `.isoformat()`, `[]` and `str(...)` are safe: the original call can never have stored anything
+ * (the store refuses the value), so no code that reads the key back can depend on receiving the
+ * object; after the fix it receives the text form that the guidance recommends storing, and parses
+ * it back where it needs the object (`datetime.fromisoformat(...)`).
+ *
+ * `sorted(...)` is unsafe: it raises `TypeError` when the set mixes values that cannot be compared,
+ * such as `None` and strings, so it may trade one failure for another.
  */
 export const AS101: Rule = {
   code: "AS101",
@@ -127,17 +130,17 @@ function fixFor(model: SemanticModel, part: ValuePart): Fix | undefined {
     case "date":
     case "time": {
       const receiver = PRIMARY.has(node.type) ? node.text : `(${node.text})`;
-      return unsafeFix("Convert with `.isoformat()`", node, `${receiver}.isoformat()`);
+      return replacement("Convert with `.isoformat()`", node, `${receiver}.isoformat()`, true);
     }
     case "set":
     case "frozenset": {
-      if (isEmptySetCall(part.source) && node.id === part.source.id) return unsafeFix("Replace with `[]`", node, "[]");
-      return builtinAvailable("sorted") ? unsafeFix("Wrap in `sorted(...)`", node, `sorted(${node.text})`) : undefined;
+      if (isEmptySetCall(part.source) && node.id === part.source.id) return replacement("Replace with `[]`", node, "[]", true);
+      return builtinAvailable("sorted") ? replacement("Wrap in `sorted(...)`", node, `sorted(${node.text})`, false) : undefined;
     }
     case "decimal":
     case "path":
     case "uuid":
-      return builtinAvailable("str") ? unsafeFix("Wrap in `str(...)`", node, `str(${node.text})`) : undefined;
+      return builtinAvailable("str") ? replacement("Wrap in `str(...)`", node, `str(${node.text})`, true) : undefined;
     default:
       return undefined;
   }
@@ -149,8 +152,8 @@ function isEmptySetCall(node: SyntaxNode): boolean {
   return args?.type === "argument_list" && args.namedChildren.filter((c) => c.type !== "comment").length === 0;
 }
 
-function unsafeFix(title: string, node: SyntaxNode, newText: string): Fix {
-  return { title, safe: false, kind: "quickfix", edits: [replaceNode(node, newText)] };
+function replacement(title: string, node: SyntaxNode, newText: string, safe: boolean): Fix {
+  return { title, safe, kind: "quickfix", edits: [replaceNode(node, newText)] };
 }
 
 function capitalize(text: string): string {

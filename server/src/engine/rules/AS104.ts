@@ -29,10 +29,10 @@ import { Rule } from "../rule";
  *
  * ## Fix safety
  * The fix removes the argument, with its comma (and its line and comment when it stands on a line of
- * its own). It is unsafe: the call no longer raises, but the value is then kept until it is deleted,
- * not for the period the code asks for, and the removed expression is no longer evaluated. Whether
- * the key may live forever, needs an explicit `delete`, or belongs in the task state store is the
- * author's decision, so the fix is never applied by `--fix` or fix-all.
+ * its own). It is safe: the original call always raises `TypeError`, so nothing was ever stored
+ * with an expiry, and the asset store has no expiry to ask for. After the fix the value is kept until
+ * it is deleted, which is the only lifetime an asset store entry has. If the key should expire, it
+ * belongs in the task state store instead; that is the author's call, not the fix's.
  */
 export const AS104: Rule = {
   code: "AS104",
@@ -51,7 +51,7 @@ export const AS104: Rule = {
           "Drop the argument (the value is kept until deleted), or use `task_state_store` if it should expire.",
         fix: {
           title: "Remove `retention=` (the value is then kept until deleted)",
-          safe: false,
+          safe: true,
           kind: "quickfix",
           edits: [removeArgument(retention.node)],
         },
