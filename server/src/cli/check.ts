@@ -1,0 +1,76 @@
+/**
+ * Checks one file: read it, fetch its git baseline when a rule compares with one, lint it (or fix
+ * it and lint what remains), write it back when a fix changed it. Failures become messages in the
+ * outcome, never exceptions, so one bad file does not stop the others.
+ */
+import { pathToFileURL } from "node:url";
+import { Diagnostic, enabledRules, fixAll, lint, LintOptions, PythonDocument } from "../engine";
+import { committedText } from "../engine/git";
+import { readSourceFile, writeSourceFile } from "./files";
+
+/**
+ * Rules that compare the file with its committed version. Only they need `git`, which costs two
+ * processes per file, so the baseline is fetched only when one of them runs.
+ */
+const RULES_USING_BASELINE = new Set(["AS301"]);
+
+export interface CheckSettings {
+  /** Severities, select and ignore; the same for every file. */
+  lint: Pick<LintOptions, "severities" | "select" | "ignore">;
+  fix: boolean;
+  /** The git revision baseline rules compare with. */
+  baseline: string;
+}
+
+export interface FileOutcome {
+  /** Absolute path. */
+  file: string;
+  /** What is reported: everything found, or what remains after fixing. */
+  diagnostics: Diagnostic[];
+  /** Fixes applied and written back. */
+  fixed: number;
+  /** Why the file could not be read, checked completely or written back. */
+  errors: string[];
+}
+
+export function needsBaseline(settings: CheckSettings): boolean {
+  return enabledRules(settings.lint).some((rule) => RULES_USING_BASELINE.has(rule.code));
+}
+
+export async function checkFile(file: string, settings: CheckSettings, withBaseline: boolean): Promise<FileOutcome> {
+  const outcome: FileOutcome = { file, diagnostics: [], fixed: 0, errors: [] };
+  const source = await readSourceFile(file);
+  if ("error" in source) {
+    outcome.errors.push(source.error);
+    return outcome;
+  }
+  const uri = pathToFileURL(file).href;
+  const document = new PythonDocument(uri, source.text);
+  // A file the engine would not parse needs no baseline either.
+  const baselineText = withBaseline && document.isRelevant() ? await committedText(file, settings.baseline) : undefined;
+  const ruleErrors = new Set<string>();
+  const options: LintOptions = {
+    ...settings.lint,
+    path: file,
+    baselineText,
+    onRuleError: (rule, error) => ruleErrors.add(`rule ${rule.code} failed, so the file was not checked completely: ${error instanceof Error ? error.message : String(error)}`),
+  };
+
+  if (settings.fix) {
+    const result = fixAll(uri, source.text, options);
+    const changed = result.text !== source.text;
+    const writeError = changed ? await writeSourceFile(file, result.text, source.byteOrderMark) : undefined;
+    if (writeError) {
+      // The file is as it was, so report what it still holds.
+      outcome.errors.push(writeError);
+      outcome.diagnostics = lint(document, options);
+    } else {
+      outcome.diagnostics = result.diagnostics;
+      outcome.fixed = changed ? result.applied : 0;
+    }
+  } else {
+    outcome.diagnostics = lint(document, options);
+  }
+  outcome.errors.push(...ruleErrors);
+  return outcome;
+}

@@ -1,0 +1,107 @@
+/**
+ * The run's results in the shape every formatter shares: 1-based positions, paths relative to the
+ * working folder, a fixed order, and the counts behind the summary and the exit status.
+ */
+import * as path from "node:path";
+import { Severity } from "../engine";
+import { FileOutcome } from "./check";
+import { compareStrings } from "./files";
+
+export interface Finding {
+  /** Absolute path of the file. */
+  file: string;
+  /** Relative to the working folder when the file is inside it, absolute otherwise. */
+  path: string;
+  code: string;
+  /** The rule's kebab-case name. */
+  name: string;
+  severity: Severity;
+  message: string;
+  /** 1-based line and column; columns count UTF-16 code units, as LSP and SARIF's default do. */
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  fix: { title: string; safe: boolean } | null;
+}
+
+/** A file or folder the run could not handle completely. */
+export interface Failure {
+  path: string;
+  message: string;
+}
+
+export interface RunReport {
+  cwd: string;
+  findings: Finding[];
+  failures: Failure[];
+  /** Fixes written back, and in how many files. */
+  fixed: number;
+  fixedFiles: number;
+  /** Whether `--fix` ran (the summary then speaks of what remains). */
+  fixMode: boolean;
+}
+
+export function displayPath(file: string, cwd: string): string {
+  const relative = path.relative(cwd, file);
+  const outside = relative === "" || relative === ".." || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative);
+  return outside ? file : relative;
+}
+
+export function buildReport(outcomes: readonly FileOutcome[], folderProblems: readonly Failure[], cwd: string, fixMode: boolean): RunReport {
+  const findings: Finding[] = [];
+  const failures: Failure[] = folderProblems.map((p) => ({ path: displayPath(p.path, cwd), message: p.message }));
+  let fixed = 0;
+  let fixedFiles = 0;
+  for (const outcome of outcomes) {
+    const shown = displayPath(outcome.file, cwd);
+    for (const message of outcome.errors) failures.push({ path: shown, message });
+    if (outcome.fixed > 0) {
+      fixed += outcome.fixed;
+      fixedFiles++;
+    }
+    for (const d of outcome.diagnostics) {
+      findings.push({
+        file: outcome.file,
+        path: shown,
+        code: d.code,
+        name: d.name,
+        severity: d.severity,
+        message: d.message,
+        line: d.range.start.line + 1,
+        column: d.range.start.character + 1,
+        endLine: d.range.end.line + 1,
+        endColumn: d.range.end.character + 1,
+        fix: d.fix ? { title: d.fix.title, safe: d.fix.safe } : null,
+      });
+    }
+  }
+  findings.sort(compareFindings);
+  failures.sort((a, b) => compareStrings(a.path, b.path) || compareStrings(a.message, b.message));
+  return { cwd, findings, failures, fixed, fixedFiles, fixMode };
+}
+
+/** Path, then line, column and code; the rest only breaks ties so the order is total. */
+function compareFindings(a: Finding, b: Finding): number {
+  return (
+    compareStrings(a.path, b.path) ||
+    a.line - b.line ||
+    a.column - b.column ||
+    compareStrings(a.code, b.code) ||
+    a.endLine - b.endLine ||
+    a.endColumn - b.endColumn ||
+    compareStrings(a.message, b.message)
+  );
+}
+
+/** Severities that make the exit status 1; info and hint are advice. */
+export function failsTheRun(severity: Severity): boolean {
+  return severity === "error" || severity === "warning";
+}
+
+/** 2 when the run was incomplete (it wins: a clean result cannot be trusted), 1 for errors or warnings, else 0. */
+export function exitStatus(report: RunReport, exitZero: boolean): number {
+  if (report.failures.length > 0) return 2;
+  if (!exitZero && report.findings.some((f) => failsTheRun(f.severity))) return 1;
+  return 0;
+}

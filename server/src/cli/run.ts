@@ -1,0 +1,58 @@
+/** The whole command: arguments in, output written, exit status out. main.ts only wires it to the process. */
+import { packageVersion } from "../docs/location";
+import { parseCliArgs, PROGRAM, USAGE, UsageError, CliOptions, Format } from "./args";
+import { checkFile, CheckSettings, needsBaseline } from "./check";
+import { findPythonFiles, mapConcurrently, missingPaths } from "./files";
+import { buildReport, exitStatus, RunReport } from "./findings";
+import { formatJson } from "./json";
+import { formatSarif } from "./sarif";
+import { formatText } from "./text";
+
+/** Files read, linted and (for AS301) compared with git at once: enough to overlap I/O and git, few enough for large trees. */
+const CONCURRENT_FILES = 8;
+
+export interface Io {
+  cwd: string;
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+const FORMATTERS: Record<Format, (report: RunReport) => string> = { text: formatText, json: formatJson, sarif: formatSarif };
+
+export async function run(argv: readonly string[], io: Io): Promise<number> {
+  let options: CliOptions;
+  try {
+    options = parseCliArgs(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.stderr(`${PROGRAM}: error: ${error.message}\nRun '${PROGRAM} --help' for usage.\n`);
+    return 2;
+  }
+  if (options.help) {
+    io.stdout(USAGE);
+    return 0;
+  }
+  if (options.version) {
+    io.stdout(`${PROGRAM} ${packageVersion()}\n`);
+    return 0;
+  }
+  const missing = await missingPaths(options.paths, io.cwd);
+  if (missing.length > 0) {
+    for (const given of missing) io.stderr(`${PROGRAM}: error: ${given}: no such file or folder\n`);
+    return 2;
+  }
+
+  const settings: CheckSettings = {
+    lint: { severities: options.severities, select: options.select, ignore: options.ignore },
+    fix: options.fix,
+    baseline: options.baseline,
+  };
+  const search = await findPythonFiles(options.paths, io.cwd);
+  const withBaseline = needsBaseline(settings);
+  const outcomes = await mapConcurrently(search.files, CONCURRENT_FILES, (file) => checkFile(file, settings, withBaseline));
+  const report = buildReport(outcomes, search.problems, io.cwd, options.fix);
+
+  for (const failure of report.failures) io.stderr(`${PROGRAM}: error: ${failure.path}: ${failure.message}\n`);
+  io.stdout(FORMATTERS[options.format](report));
+  return exitStatus(report, options.exitZero);
+}

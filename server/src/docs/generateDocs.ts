@@ -1,0 +1,264 @@
+/**
+ * Generates docs/rules/ASxxx.md and docs/rules/README.md from the rules themselves: the metadata
+ * (name, summary, default severity) comes from the registry, the prose from the doc comment right
+ * above `export const ASxxx: Rule` in each rule file. Run with `npm run docs`; test/docs checks that
+ * the committed pages match what this would write.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { allRules, Rule } from "../engine";
+import { packageRoot, RULE_DOCS_FOLDER } from "./location";
+
+const RULES_SOURCE_FOLDER = "server/src/engine/rules";
+const RULE_FILE = /^AS\d{3}\.ts$/;
+const RULE_PAGE = /^AS\d{3}\.md$/;
+const INDEX_PAGE = "README.md";
+
+/** The sections every rule's doc comment has, in this order (ruff's layout). */
+export const REQUIRED_SECTIONS = ["What it does", "Why is this bad?", "Example", "Use instead", "Fix safety"] as const;
+
+/** What a rule's fix is, as far as its "Fix safety" section says; undefined when it cannot be told. */
+export type FixAvailability = "safe" | "unsafe" | "safe or unsafe" | "none";
+
+export interface RuleDoc {
+  rule: Rule;
+  /** Path of the rule's source file relative to the package root, with forward slashes. */
+  source: string;
+  /** The doc comment's Markdown, with the comment markers removed. */
+  markdown: string;
+  fix: FixAvailability | undefined;
+}
+
+export interface RuleDocsCollection {
+  /** The rules whose doc comment is complete, in code order. */
+  docs: RuleDoc[];
+  /** What keeps the other rules from having a page (no doc comment, a missing section, an unregistered file). */
+  problems: string[];
+}
+
+/** Reads every rule file and pairs its doc comment with the registered rule. */
+export function collectRuleDocs(root = packageRoot(), rules: readonly Rule[] = allRules): RuleDocsCollection {
+  const folder = path.join(root, RULES_SOURCE_FOLDER);
+  const files = fs.readdirSync(folder).filter((name) => RULE_FILE.test(name)).sort();
+  const problems: string[] = [];
+  const docs: RuleDoc[] = [];
+  for (const file of files) {
+    const code = file.slice(0, -".ts".length);
+    if (!rules.some((r) => r.code === code)) problems.push(`${RULES_SOURCE_FOLDER}/${file} is not registered in ${RULES_SOURCE_FOLDER}/index.ts`);
+  }
+  // The registry lists the rules in code order, which is the pages' order too.
+  for (const rule of rules) {
+    const source = `${RULES_SOURCE_FOLDER}/${rule.code}.ts`;
+    if (!files.includes(`${rule.code}.ts`)) {
+      problems.push(`${rule.code} is registered but ${source} does not exist`);
+      continue;
+    }
+    const markdown = docComment(fs.readFileSync(path.join(root, source), "utf8"), rule.code);
+    if (markdown === undefined) {
+      problems.push(`${source} has no doc comment directly above \`export const ${rule.code}: Rule\``);
+      continue;
+    }
+    const missing = missingSections(markdown);
+    if (missing.length > 0) {
+      problems.push(`${source}: the doc comment needs the sections ${REQUIRED_SECTIONS.map((s) => `"## ${s}"`).join(", ")} in this order; missing or out of order: ${missing.join(", ")}`);
+      continue;
+    }
+    docs.push({ rule, source, markdown, fix: fixAvailability(section(markdown, "Fix safety") ?? "") });
+  }
+  return { docs, problems };
+}
+
+/** The Markdown of the `/** ... *\/` comment right above `export const CODE: Rule`, or undefined. */
+export function docComment(source: string, code: string): string | undefined {
+  // The comment body may not contain `*/`, so the match cannot start at an earlier comment.
+  const match = new RegExp(String.raw`/\*\*((?:(?!\*/)[\s\S])*)\*/\s*export const ${code}\s*:\s*Rule\b`).exec(source);
+  if (!match) return undefined;
+  const lines = match[1].split(/\r?\n/).map((line) => line.replace(/^\s*\* ?/, "").replace(/\s+$/, ""));
+  while (lines.length > 0 && lines[0] === "") lines.shift();
+  while (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+  return lines.length > 0 ? lines.join("\n") : undefined;
+}
+
+/** `## ` headings outside fenced code blocks, in order. */
+function headings(markdown: string): string[] {
+  const found: string[] = [];
+  let inFence = false;
+  for (const line of markdown.split("\n")) {
+    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
+    else if (!inFence && line.startsWith("## ")) found.push(line.slice(3).trim());
+  }
+  return found;
+}
+
+/** Required sections that are absent or not in the required order. */
+function missingSections(markdown: string): string[] {
+  const present = headings(markdown);
+  const missing: string[] = [];
+  let last = -1;
+  for (const wanted of REQUIRED_SECTIONS) {
+    const index = present.indexOf(wanted);
+    if (index <= last) missing.push(`"## ${wanted}"`);
+    else last = index;
+  }
+  return missing;
+}
+
+/** The body of one `## ` section, up to the next `## ` heading outside code. */
+function section(markdown: string, title: string): string | undefined {
+  const body: string[] = [];
+  let inFence = false;
+  let inside = false;
+  for (const line of markdown.split("\n")) {
+    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
+    if (!inFence && line.startsWith("## ")) {
+      if (inside) break;
+      inside = line.slice(3).trim() === title;
+      continue;
+    }
+    if (inside) body.push(line);
+  }
+  return inside ? body.join("\n") : undefined;
+}
+
+/**
+ * Reads the fix's safety from the "Fix safety" prose. The prose is written for people, so this
+ * answers only what the words state plainly and returns undefined otherwise; the pages then say
+ * nothing rather than something wrong.
+ */
+export function fixAvailability(fixSafety: string): FixAvailability | undefined {
+  const text = fixSafety.replace(/`[^`]*`/g, " ").toLowerCase();
+  // A whole sentence, so "No fix is offered for negative numbers" (a limit of an existing fix) does not count.
+  if (/(^|[.:]\s+)(there is no (automatic )?fix|this rule (has|offers) no (automatic )?fix|no (automatic )?fix is (offered|available|provided))\s*([.:;]|$)/m.test(text)) return "none";
+  const unsafe = /\bunsafe\b|\bnot safe\b/.test(text);
+  const safe = /\bsafe\b/.test(text.replace(/\bunsafe\b|\bnot safe\b/g, " "));
+  if (safe && unsafe) return "safe or unsafe";
+  if (unsafe) return "unsafe";
+  if (safe) return "safe";
+  return undefined;
+}
+
+function fixLine(fix: FixAvailability | undefined): string | undefined {
+  switch (fix) {
+    case undefined:
+      return undefined;
+    case "none":
+      return "none";
+    case "safe or unsafe":
+      return "available (safe or unsafe depending on the case; see Fix safety)";
+    default:
+      return `available (${fix})`;
+  }
+}
+
+function generatedNotice(source: string): string {
+  return `<!-- Generated from ${source} by \`npm run docs\`. Edit the doc comment there, not this file. -->`;
+}
+
+export function rulePage(doc: RuleDoc): string {
+  const { rule } = doc;
+  const facts = [`- Default severity: ${rule.defaultSeverity}`];
+  const fix = fixLine(doc.fix);
+  if (fix) facts.push(`- Fix: ${fix}`);
+  return [generatedNotice(doc.source), "", `# ${rule.code}: ${rule.name}`, "", rule.summary, "", ...facts, "", doc.markdown, ""].join("\n");
+}
+
+function tableCell(text: string): string {
+  return text.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+}
+
+export function indexPage(docs: readonly RuleDoc[]): string {
+  const rows = docs.map(({ rule, fix }) =>
+    `| [${rule.code}](${rule.code}.md) | \`${rule.name}\` | ${tableCell(rule.summary)} | ${rule.defaultSeverity} | ${fix ?? ""} |`,
+  );
+  return [
+    generatedNotice(`${RULES_SOURCE_FOLDER}/AS*.ts`),
+    "",
+    "# Rules",
+    "",
+    "Every rule checked by the language server and by `airflow-state-lint`. Change a rule's severity, or turn it",
+    "off, with the `airflowStateStore.rules` setting or the CLI's `--rule-severity CODE=LEVEL`.",
+    "",
+    "| Code | Name | Summary | Default severity | Fix |",
+    "|---|---|---|---|---|",
+    ...rows,
+    "",
+  ].join("\n");
+}
+
+export interface ExpectedRuleDocs {
+  /** The exact content of every page that can be generated, keyed by file name inside docs/rules/. */
+  files: Map<string, string>;
+  problems: string[];
+}
+
+export function expectedRuleDocs(root = packageRoot(), rules: readonly Rule[] = allRules): ExpectedRuleDocs {
+  const { docs, problems } = collectRuleDocs(root, rules);
+  const files = new Map<string, string>();
+  for (const doc of docs) files.set(`${doc.rule.code}.md`, rulePage(doc));
+  files.set(INDEX_PAGE, indexPage(docs));
+  return { files, problems };
+}
+
+export interface RuleDocsDrift {
+  missing: string[];
+  stale: string[];
+  /** ASxxx.md pages of rules that no longer exist. */
+  extra: string[];
+}
+
+/** How the pages on disk differ from what the generator would write (file names inside docs/rules/). */
+export function ruleDocsDrift(root = packageRoot(), rules: readonly Rule[] = allRules): RuleDocsDrift {
+  const { files: expected } = expectedRuleDocs(root, rules);
+  const folder = path.join(root, RULE_DOCS_FOLDER);
+  const onDisk = fs.existsSync(folder) ? fs.readdirSync(folder) : [];
+  const drift: RuleDocsDrift = { missing: [], stale: [], extra: [] };
+  for (const [name, content] of expected) {
+    if (!onDisk.includes(name)) drift.missing.push(name);
+    else if (fs.readFileSync(path.join(folder, name), "utf8") !== content) drift.stale.push(name);
+  }
+  drift.extra = onDisk.filter((name) => isPageOfUnknownRule(name, rules)).sort();
+  return drift;
+}
+
+/** A page named after a rule code that is not registered (a rule that was removed or renumbered). */
+function isPageOfUnknownRule(name: string, rules: readonly Rule[]): boolean {
+  return RULE_PAGE.test(name) && !rules.some((r) => `${r.code}.md` === name);
+}
+
+export interface WriteResult {
+  /** What was written or removed, e.g. `wrote docs/rules/AS102.md`. */
+  touched: string[];
+  problems: string[];
+}
+
+/**
+ * Writes the pages that changed and removes pages of rules that no longer exist. A rule whose doc
+ * comment is incomplete keeps whatever page it had; the problem is returned for the caller to report.
+ */
+export function writeRuleDocs(root = packageRoot(), rules: readonly Rule[] = allRules): WriteResult {
+  const { files, problems } = expectedRuleDocs(root, rules);
+  const folder = path.join(root, RULE_DOCS_FOLDER);
+  fs.mkdirSync(folder, { recursive: true });
+  const touched: string[] = [];
+  for (const [name, content] of files) {
+    const file = path.join(folder, name);
+    if (fs.existsSync(file) && fs.readFileSync(file, "utf8") === content) continue;
+    fs.writeFileSync(file, content);
+    touched.push(`wrote ${RULE_DOCS_FOLDER}/${name}`);
+  }
+  for (const name of fs.readdirSync(folder).filter((n) => isPageOfUnknownRule(n, rules)).sort()) {
+    fs.unlinkSync(path.join(folder, name));
+    touched.push(`removed ${RULE_DOCS_FOLDER}/${name}`);
+  }
+  return { touched, problems };
+}
+
+if (require.main === module) {
+  const { touched, problems } = writeRuleDocs();
+  for (const line of touched) console.log(line);
+  if (touched.length === 0) console.log(`${RULE_DOCS_FOLDER} is up to date.`);
+  if (problems.length > 0) {
+    console.error(`Some rules have no page:\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    process.exitCode = 1;
+  }
+}
