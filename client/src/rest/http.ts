@@ -1,0 +1,224 @@
+/**
+ * One HTTP exchange with Airflow: URL building, per-request timeout, cancellation, bounded
+ * concurrency, and the mapping of failures and error statuses onto typed errors.
+ * Knows nothing about authentication (see auth.ts) or about the API's resources.
+ */
+import {
+  AirflowHttpError,
+  CancelledError,
+  ForbiddenError,
+  InvalidResponseError,
+  NetworkError,
+  NotFoundError,
+  TimeoutError,
+  UnprocessableEntityError,
+  ValueValidationError,
+} from "./errors";
+import { Semaphore } from "./semaphore";
+import type { FetchLike } from "./types";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+export type QueryValue = string | number | boolean | readonly string[] | undefined;
+
+export interface HttpRequest {
+  method: HttpMethod;
+  /** Path below the base URL, already percent-encoded, starting with `/`. */
+  path: string;
+  query?: Record<string, QueryValue>;
+  /** Serialised as JSON when present. */
+  json?: unknown;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+  /** Milliseconds; 0 = none; undefined = the transport's default. */
+  timeoutMs?: number;
+}
+
+export interface HttpResponse {
+  status: number;
+  text: string;
+  contentType: string;
+  /** Method and path+query, for messages. */
+  method: string;
+  target: string;
+}
+
+export interface HttpTransportOptions {
+  baseUrl: string;
+  timeoutMs?: number;
+  maxConcurrency?: number;
+  headers?: Record<string, string>;
+  fetch?: FetchLike;
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_CONCURRENCY = 4;
+
+export class HttpTransport {
+  readonly baseUrl: string;
+  readonly timeoutMs: number;
+  private readonly semaphore: Semaphore;
+  private readonly headers: Record<string, string>;
+  private readonly fetchImpl: FetchLike;
+
+  constructor(options: HttpTransportOptions) {
+    this.baseUrl = normalizeBaseUrl(options.baseUrl);
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (!Number.isFinite(this.timeoutMs) || this.timeoutMs < 0) {
+      throw new ValueValidationError("parameter", `timeoutMs must be ≥ 0, got ${options.timeoutMs}.`);
+    }
+    const concurrency = options.maxConcurrency ?? DEFAULT_MAX_CONCURRENCY;
+    if (!Number.isInteger(concurrency) || concurrency < 1) {
+      throw new ValueValidationError("parameter", `maxConcurrency must be an integer ≥ 1, got ${options.maxConcurrency}.`);
+    }
+    this.semaphore = new Semaphore(concurrency);
+    this.headers = { ...(options.headers ?? {}) };
+    this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
+  }
+
+  /** Requests waiting for a free slot. */
+  get queued(): number {
+    return this.semaphore.pending;
+  }
+
+  /** Requests currently on the wire. */
+  get inFlight(): number {
+    return this.semaphore.inUse;
+  }
+
+  /**
+   * Sends one request and reads the whole body. Resolves for every HTTP status; rejects only with
+   * CancelledError, TimeoutError or NetworkError. The timeout starts once a concurrency slot is taken.
+   */
+  send(req: HttpRequest): Promise<HttpResponse> {
+    return this.semaphore.run(() => this.exchange(req), req.signal);
+  }
+
+  private async exchange(req: HttpRequest): Promise<HttpResponse> {
+    const target = req.path + buildQuery(req.query);
+    const url = this.baseUrl + target;
+    const timeoutMs = req.timeoutMs ?? this.timeoutMs;
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer =
+      timeoutMs > 0
+        ? setTimeout(() => {
+            timedOut = true;
+            controller.abort();
+          }, timeoutMs)
+        : undefined;
+    const onAbort = () => controller.abort();
+    req.signal?.addEventListener("abort", onAbort, { once: true });
+    const headers: Record<string, string> = { Accept: "application/json", ...this.headers, ...(req.headers ?? {}) };
+    let body: string | undefined;
+    if (req.json !== undefined) {
+      body = JSON.stringify(req.json);
+      headers["Content-Type"] = "application/json";
+    }
+    try {
+      if (req.signal?.aborted) throw new CancelledError();
+      const res = await this.fetchImpl(url, { method: req.method, headers, body, signal: controller.signal });
+      const text = await res.text();
+      return { status: res.status, text, contentType: res.headers.get("content-type") ?? "", method: req.method, target };
+    } catch (err) {
+      if (err instanceof CancelledError || req.signal?.aborted) throw new CancelledError();
+      if (timedOut) throw new TimeoutError(timeoutMs, req.method, target);
+      throw toNetworkError(err, this.baseUrl, req.method, target);
+    } finally {
+      if (timer) clearTimeout(timer);
+      req.signal?.removeEventListener("abort", onAbort);
+    }
+  }
+}
+
+export function normalizeBaseUrl(baseUrl: string): string {
+  let url: URL;
+  try {
+    url = new URL(baseUrl.trim());
+  } catch {
+    throw new ValueValidationError("parameter", `"${baseUrl}" is not a valid URL (expected e.g. http://localhost:8080).`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ValueValidationError("parameter", `The Airflow URL must start with http:// or https://, got "${baseUrl}".`);
+  }
+  if (url.username || url.password) {
+    throw new ValueValidationError("parameter", "The Airflow URL must not contain a username or password; use the authentication settings.");
+  }
+  url.search = "";
+  url.hash = "";
+  return url.toString().replace(/\/+$/, "");
+}
+
+function buildQuery(query: Record<string, QueryValue> | undefined): string {
+  if (!query) return "";
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) for (const v of value) params.append(name, v);
+    else params.append(name, String(value));
+  }
+  const text = params.toString();
+  return text ? `?${text}` : "";
+}
+
+function errorCode(err: unknown): string | undefined {
+  let current: unknown = err;
+  for (let depth = 0; depth < 4 && current && typeof current === "object"; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+const UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL"]);
+
+function toNetworkError(err: unknown, baseUrl: string, method: string, target: string): NetworkError {
+  const code = errorCode(err);
+  const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : err instanceof Error ? err.message : String(err);
+  const message =
+    code && UNREACHABLE.has(code)
+      ? `Cannot reach Airflow at ${baseUrl} (${code})`
+      : `The connection to Airflow at ${baseUrl} failed during ${method} ${target} (${code ?? cause})`;
+  return new NetworkError(message, code, err);
+}
+
+/** Parses a success body as JSON. */
+export function parseJson(res: HttpResponse): unknown {
+  try {
+    return JSON.parse(res.text);
+  } catch {
+    throw new InvalidResponseError(
+      `Airflow sent a response that is not valid JSON for ${res.method} ${res.target} (status ${res.status})`,
+      res.status,
+      res.text,
+    );
+  }
+}
+
+/** The `detail` of an error body, or the body text when it is not JSON. */
+export function errorDetail(res: HttpResponse): unknown {
+  if (!res.text) return undefined;
+  try {
+    const body = JSON.parse(res.text) as unknown;
+    if (body && typeof body === "object" && "detail" in body) return (body as { detail: unknown }).detail;
+    return body;
+  } catch {
+    const text = res.text.trim();
+    return text.length > 300 ? text.slice(0, 300) + "…" : text;
+  }
+}
+
+/** The typed error for a non-2xx response (401 is handled by the caller, which knows the auth kind). */
+export function errorFromResponse(res: HttpResponse): AirflowHttpError {
+  const detail = errorDetail(res);
+  switch (res.status) {
+    case 403:
+      return new ForbiddenError(403, detail, res.method, res.target);
+    case 404:
+      return new NotFoundError(404, detail, res.method, res.target);
+    case 422:
+      return new UnprocessableEntityError(detail, res.method, res.target);
+    default:
+      return new AirflowHttpError(res.status, detail, res.method, res.target);
+  }
+}

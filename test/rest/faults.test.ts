@@ -1,0 +1,164 @@
+/** Fault modes, timeouts, cancellation and the concurrency bound. */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import {
+  AirflowClient,
+  AirflowHttpError,
+  CancelledError,
+  InvalidResponseError,
+  NetworkError,
+  NotFoundError,
+  TimeoutError,
+} from "../../client/src/rest";
+import { startEmulator } from "../emulator";
+import { SPARK_TI, emulatorFor, received } from "./helpers";
+
+function tokenClient(url: string, options: Partial<ConstructorParameters<typeof AirflowClient>[0]> = {}): AirflowClient {
+  return new AirflowClient({ baseUrl: url, auth: { kind: "token", token: "emulator-admin-token" }, timeoutMs: 5000, ...options });
+}
+
+describe("faults: server errors and broken responses", () => {
+  it("a 500 becomes AirflowHttpError with status and detail (not a subclass)", async (t) => {
+    const emu = await emulatorFor(t);
+    emu.setFault({ type: "status", status: 500 }, { path: "/api/v2/dags" });
+    await assert.rejects(tokenClient(emu.url).listDags(), (err: unknown) => {
+      assert.ok(err instanceof AirflowHttpError);
+      assert.equal(err.constructor, AirflowHttpError);
+      assert.equal(err.status, 500);
+      assert.equal(err.detail, "Internal Server Error");
+      assert.equal(err.message, "500 Internal Server Error: Internal Server Error");
+      return true;
+    });
+  });
+
+  it("an error body that is not JSON still gives a typed error with the text as detail", async (t) => {
+    const emu = await emulatorFor(t);
+    emu.setFault({ type: "malformed", status: 404 }, { path: "/api/v2/assets" });
+    await assert.rejects(tokenClient(emu.url).listAssets(), (err: unknown) => err instanceof NotFoundError && err.detail.startsWith('{"total_entries": 3'));
+  });
+
+  it("a reset connection becomes NetworkError with the socket error code", async (t) => {
+    const emu = await emulatorFor(t);
+    emu.setFault({ type: "reset" }, { method: "PUT" });
+    const client = tokenClient(emu.url);
+    await assert.rejects(client.putTaskStateEntry(SPARK_TI, "k", 1), (err: unknown) => {
+      assert.ok(err instanceof NetworkError);
+      assert.ok(err.code === "ECONNRESET" || err.code === "UND_ERR_SOCKET", `code ${err.code}`);
+      assert.match(err.message, /connection to Airflow at .* failed during PUT .*state-store\/k/);
+      return true;
+    });
+    assert.equal(received(emu, "PUT", "/state-store/k"), 1);
+    emu.clearFaults();
+    await client.putTaskStateEntry(SPARK_TI, "k", 1);
+    assert.equal((await client.getTaskStateEntry(SPARK_TI, "k")).value, 1);
+  });
+
+  it("a server that is not there becomes NetworkError ECONNREFUSED", async () => {
+    const emu = await startEmulator();
+    const url = emu.url;
+    await emu.close();
+    await assert.rejects(tokenClient(url).listDags(), (err: unknown) => {
+      assert.ok(err instanceof NetworkError);
+      assert.equal(err.code, "ECONNREFUSED");
+      assert.equal(err.message, `Cannot reach Airflow at ${url} (ECONNREFUSED)`);
+      return true;
+    });
+  });
+
+  it("malformed JSON on a success becomes InvalidResponseError (entries, lists, version)", async (t) => {
+    const emu = await emulatorFor(t);
+    emu.setFault({ type: "malformed" });
+    const client = tokenClient(emu.url);
+    for (const call of [() => client.getTaskStateEntry(SPARK_TI, "spark_job_id"), () => client.listTaskStateEntries(SPARK_TI), () => client.getVersion(), () => client.listAssetStateEntries(1)]) {
+      await assert.rejects(call(), (err: unknown) => err instanceof InvalidResponseError && err.status === 200 && /not valid JSON/.test(err.message));
+    }
+  });
+});
+
+describe("faults: timeouts and cancellation", () => {
+  it("times out a slow request with TimeoutError (client default and per-call override)", async (t) => {
+    const emu = await emulatorFor(t);
+    emu.setFault({ type: "delay", ms: 2000 }, { path: "/api/v2/dags" });
+    const started = Date.now();
+    await assert.rejects(tokenClient(emu.url, { timeoutMs: 60 }).listDags(), (err: unknown) => {
+      assert.ok(err instanceof TimeoutError);
+      assert.equal(err.timeoutMs, 60);
+      assert.equal(err.message, "GET /api/v2/dags timed out after 60 ms");
+      return true;
+    });
+    assert.ok(Date.now() - started < 1000, `took ${Date.now() - started} ms`);
+    await assert.rejects(tokenClient(emu.url).listDags({ timeoutMs: 50 }), (err: unknown) => err instanceof TimeoutError && err.timeoutMs === 50);
+    assert.equal((await tokenClient(emu.url, { timeoutMs: 60 }).listAssets()).totalEntries, 4, "other paths are not delayed");
+  });
+
+  it("starts the timeout when the request gets a concurrency slot, not while it waits", async (t) => {
+    const emu = await emulatorFor(t);
+    emu.setFault({ type: "delay", ms: 70 }, { path: "/api/v2/assets" });
+    const client = tokenClient(emu.url, { maxConcurrency: 1, timeoutMs: 150 });
+    const pages = await Promise.all([1, 2, 3, 4].map(() => client.listAssets()));
+    assert.equal(pages.length, 4);
+    assert.equal(emu.state.maxInFlight, 1);
+  });
+
+  it("cancels an in-flight request with CancelledError", async (t) => {
+    const emu = await emulatorFor(t);
+    emu.setFault({ type: "delay", ms: 2000 }, { path: "/api/v2/assets/1/state-store" });
+    const controller = new AbortController();
+    const started = Date.now();
+    setTimeout(() => controller.abort(), 30);
+    await assert.rejects(tokenClient(emu.url).listAssetStateEntries(1, { signal: controller.signal }), CancelledError);
+    assert.ok(Date.now() - started < 1000, `took ${Date.now() - started} ms`);
+    assert.equal(received(emu, "GET", "/api/v2/assets/1/state-store"), 1);
+  });
+
+  it("an already aborted signal sends nothing", async (t) => {
+    const emu = await emulatorFor(t);
+    const controller = new AbortController();
+    controller.abort();
+    await assert.rejects(tokenClient(emu.url).putTaskStateEntry(SPARK_TI, "k", 1, { signal: controller.signal }), CancelledError);
+    assert.equal(emu.requests.length, 0);
+  });
+
+  it("cancels a request still waiting for a concurrency slot; it never reaches the server", async (t) => {
+    const emu = await emulatorFor(t);
+    emu.setFault({ type: "delay", ms: 150 }, { path: "/api/v2/dags" });
+    const client = tokenClient(emu.url, { maxConcurrency: 1 });
+    const first = client.listDags();
+    const controller = new AbortController();
+    const queued = client.listAssets({ signal: controller.signal });
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(client.queuedRequests, 1);
+    controller.abort();
+    await assert.rejects(queued, CancelledError);
+    assert.equal(client.queuedRequests, 0);
+    assert.equal((await first).totalEntries, 6);
+    assert.equal(received(emu, "GET", "/api/v2/assets"), 0);
+    assert.equal((await client.listAssets()).totalEntries, 4, "the slot was released");
+  });
+});
+
+describe("faults: bounded concurrency", () => {
+  async function peak(t: Parameters<typeof emulatorFor>[0], maxConcurrency: number | undefined, requests: number): Promise<{ server: number; client: number }> {
+    const emu = await emulatorFor(t);
+    emu.setFault({ type: "delay", ms: 60 }, { path: "/api/v2/assets" });
+    const client = tokenClient(emu.url, maxConcurrency === undefined ? {} : { maxConcurrency });
+    let clientPeak = 0;
+    const calls = Array.from({ length: requests }, () => client.listAssets());
+    const sampler = setInterval(() => (clientPeak = Math.max(clientPeak, client.inFlightRequests)), 5);
+    await Promise.all(calls);
+    clearInterval(sampler);
+    assert.equal(received(emu, "GET", "/api/v2/assets"), requests);
+    return { server: emu.state.maxInFlight, client: clientPeak };
+  }
+
+  it("keeps at most 4 requests in flight by default", async (t) => {
+    const { server, client } = await peak(t, undefined, 10);
+    assert.equal(server, 4);
+    assert.ok(client <= 4 && client >= 1);
+  });
+
+  it("honours a configured bound (2) and lets more through with a larger one (8)", async (t) => {
+    assert.equal((await peak(t, 2, 7)).server, 2);
+    assert.equal((await peak(t, 8, 8)).server, 8);
+  });
+});
