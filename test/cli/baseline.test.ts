@@ -3,50 +3,16 @@
  * picks the revision whose `external_id_key` the working tree is compared with.
  */
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, before, describe, test } from "node:test";
+import { git, resumableOperator } from "../support/git";
 import { makeTree, removeTrees, runCli, writeTree } from "./harness";
 
 after(removeTrees);
 
-const operator = (key: string) => `from airflow.sdk import BaseOperator, ResumableJobMixin
+const operator = (key: string) => resumableOperator("SparkJob", key);
 
-
-class SparkJob(ResumableJobMixin, BaseOperator):
-    external_id_key = "${key}"
-
-    def execute(self, context):
-        return self.execute_resumable(context)
-
-    def submit_job(self, context):
-        return submit(context)
-
-    def get_job_status(self, external_id, context):
-        return status(external_id)
-
-    def is_job_active(self, status):
-        return status == "RUNNING"
-
-    def is_job_succeeded(self, status):
-        return status == "SUCCEEDED"
-
-    def poll_until_complete(self, external_id, context):
-        wait(external_id)
-
-    def get_job_result(self, external_id, context):
-        return result(external_id)
-`;
-
-function git(cwd: string, ...args: string[]): string {
-  // Independent of the machine's git configuration: identity, signing, hooks.
-  return execFileSync(
-    "git",
-    ["-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null", "-c", "init.defaultBranch=main", ...args],
-    { cwd, encoding: "utf8" },
-  ).trim();
-}
 
 interface Finding {
   path: string;

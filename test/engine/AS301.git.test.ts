@@ -3,51 +3,21 @@
  * exactly as the CLI and the language server obtain it.
  */
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { applyEdits, Diagnostic, lint, PythonDocument } from "../../server/src/engine";
 import { committedText } from "../../server/src/engine/git";
+import { git, resumableOperator } from "../support/git";
 
-const OPERATOR = `from airflow.sdk import BaseOperator, ResumableJobMixin
-
-
-class BatchOperator(ResumableJobMixin, BaseOperator):
-    external_id_key = "batch_job_id"
-
-    def execute(self, context):
-        return self.execute_resumable(context)
-
-    def submit_job(self, context):
-        return submit()
-
-    def get_job_status(self, external_id, context):
-        return status(external_id)
-
-    def is_job_active(self, status):
-        return status == "RUNNING"
-
-    def is_job_succeeded(self, status):
-        return status == "SUCCEEDED"
-
-    def poll_until_complete(self, external_id, context):
-        wait(external_id)
-
-    def get_job_result(self, external_id, context):
-        return result(external_id)
-`;
+const OPERATOR = resumableOperator("BatchOperator", "batch_job_id");
 
 const RENAMED = OPERATOR.replace(`"batch_job_id"`, `"batch_run_id"`);
 
 /** The operator without an `external_id_key`: it stores its job ids under the mixin's default key. */
-const DEFAULT_KEY_OPERATOR = OPERATOR.replace(`    external_id_key = "batch_job_id"\n\n`, "");
+const DEFAULT_KEY_OPERATOR = resumableOperator("BatchOperator");
 
-function git(cwd: string, ...args: string[]): void {
-  // No signing, hooks or templates of the machine's own configuration.
-  execFileSync("git", ["-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null", ...args], { cwd, stdio: "ignore" });
-}
 
 /** Lints a file on disk against its committed text, as the CLI does. */
 async function lintAgainstHead(file: string): Promise<{ text: string; diagnostics: Diagnostic[] }> {

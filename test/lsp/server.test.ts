@@ -4,13 +4,13 @@
  * stored as a value) is the rule exercised; AS301 checks the git baseline and workspace trust.
  */
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { CodeAction, Diagnostic, DiagnosticSeverity, Range, TextDocumentSyncKind } from "vscode-languageserver-protocol/node";
+import { git as gitIn, resumableOperator } from "../support/git";
 import { fromRoot } from "../support/paths";
 import { fileUri, LspSession } from "./session";
 
@@ -396,23 +396,12 @@ describe("workspace trust and the git baseline", () => {
 });
 
 describe("AS301 against a real git repository", () => {
-  const operator = (key: string) => `from airflow.sdk import BaseOperator, ResumableJobMixin
-
-
-class SparkJob(ResumableJobMixin, BaseOperator):
-    external_id_key = "${key}"
-
-    def execute(self, context):
-        return self.execute_resumable(context)
-`;
+  const operator = (key: string) => resumableOperator("SparkJob", key);
   let repository: string;
   let fileUriInRepo: string;
   let filePath: string;
 
-  function git(...args: string[]): void {
-    // Independent of the machine's git configuration: identity, signing, hooks.
-    execFileSync("git", ["-c", "user.name=Test", "-c", "user.email=test@example.com", "-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null", ...args], { cwd: repository });
-  }
+  const git = (...args: string[]) => gitIn(repository, ...args);
 
   before(() => {
     repository = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "airflow-lsp-git-")));
