@@ -22,6 +22,10 @@ describe("imports and qualified names", () => {
       "z = dt.datetime.now",
       "w = os.path.join",
       "v = float",
+      "from .operators import SparkOp",
+      "from .. import shared",
+      "u = SparkOp",
+      "s = shared.KEY",
       "def f(local):",
       "    return local.thing",
     ].join("\n"),
@@ -32,6 +36,10 @@ describe("imports and qualified names", () => {
     assert.equal(m.qualifiedName(value("y")), "airflow.sdk.task");
     assert.equal(m.qualifiedName(value("z")), "datetime.datetime.now");
     assert.equal(m.qualifiedName(value("w")), "os.path.join");
+  });
+  test("relative imports keep their dots for the workspace index", () => {
+    assert.equal(m.qualifiedName(value("u")), ".operators.SparkOp");
+    assert.equal(m.qualifiedName(value("s")), "..shared.KEY");
   });
   test("builtins resolve to themselves, local variables to nothing", () => {
     assert.equal(m.qualifiedName(value("v")), "float");

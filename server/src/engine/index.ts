@@ -3,6 +3,6 @@ export { PythonDocument, ContentChange } from "./document";
 export { lint, fixAll, enabledRules, LintOptions, FixAllResult } from "./linter";
 export { applyEdits } from "./fixes";
 export { allRules, ruleByCode } from "./rules";
-export { Rule } from "./rule";
+export { ExternalClass, Rule, WorkspaceClasses } from "./rule";
 export * from "./types";
 export { committedText } from "./git";

@@ -4,7 +4,7 @@
  */
 import { PythonDocument } from "./document";
 import { applyEdits, editsOverlap } from "./fixes";
-import { Rule, Report } from "./rule";
+import { Report, Rule, WorkspaceClasses } from "./rule";
 import { allRules } from "./rules";
 import { SemanticModel } from "./semantic/model";
 import { Diagnostic, SeveritySetting, TextEdit } from "./types";
@@ -20,6 +20,8 @@ export interface LintOptions {
   path?: string;
   /** The document's text at the baseline revision, for rules that compare with it (AS301). */
   baselineText?: string;
+  /** Classes of the workspace's other modules, for rules that follow imports (ResumableJobMixin subclasses). */
+  workspace?: WorkspaceClasses;
   /** Called when a rule throws; the other rules still run. */
   onRuleError?: (rule: Rule, error: unknown) => void;
 }
@@ -52,7 +54,7 @@ export function lint(document: PythonDocument, options: LintOptions = {}): Diagn
       diagnostics.push({ code: rule.code, name: rule.name, severity, message: r.message, range, startOffset: start, endOffset: end, fix: r.fix });
     };
     try {
-      rule.check({ model, text, path: options.path, baselineText: options.baselineText, report });
+      rule.check({ model, text, path: options.path, baselineText: options.baselineText, workspace: options.workspace, report });
     } catch (error) {
       options.onRuleError?.(rule, error);
     }

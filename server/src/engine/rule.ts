@@ -34,5 +34,30 @@ export interface RuleContext {
   readonly path?: string;
   /** The file's text at the baseline revision (for AS301); undefined without git or for untracked files. */
   readonly baselineText?: string;
+  /** Classes defined in the workspace's other modules; undefined when no index is available. */
+  readonly workspace?: WorkspaceClasses;
   report(report: Report): void;
+}
+
+/** What rules may know of a class defined in another module of the workspace. */
+export interface ExternalClass {
+  /** `include.operators.SparkOperator` */
+  qualifiedName: string;
+  /** The file that defines it. */
+  path: string;
+  /** Qualified names of its bases as written in its own module, resolved through that module's imports. */
+  baseNames: (string | undefined)[];
+  /** Class-level attributes assigned a plain string literal (`external_id_key = "spark_id"`). */
+  stringAttributes: ReadonlyMap<string, string>;
+  /** Names of the methods the class body defines. */
+  methods: ReadonlySet<string>;
+}
+
+export interface WorkspaceClasses {
+  /**
+   * The class a qualified name from `fromPath`'s imports stands for: absolute (`include.operators.SparkOp`),
+   * relative (`.operators.SparkOp`), or a sibling module of the importing file's folder, which Airflow
+   * puts on `sys.path` (`operators.SparkOp`).
+   */
+  resolveClass(qualifiedName: string, fromPath: string | undefined): ExternalClass | undefined;
 }

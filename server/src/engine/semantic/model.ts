@@ -479,13 +479,13 @@ export class SemanticModel {
   private bindImport(node: SyntaxNode): void {
     const scope = this.scopeOf(node);
     const fromModule = node.type === "import_from_statement" ? node.childForFieldName("module_name")?.text : undefined;
-    if (fromModule?.startsWith(".")) return; // relative imports are resolved by the workspace index, not here
     for (const name of node.childrenForFieldName("name")) {
       const aliased = name.type === "aliased_import";
       const dotted = aliased ? name.childForFieldName("name")! : name;
       const alias = aliased ? name.childForFieldName("alias")! : undefined;
       const path = dotted.text.replace(/\s+/g, "");
-      const qualifiedName = fromModule ? `${fromModule}.${path}` : path;
+      // Relative imports keep their leading dots (`.operators.SparkOp`); the workspace index resolves them.
+      const qualifiedName = fromModule ? (fromModule.endsWith(".") ? fromModule + path : `${fromModule}.${path}`) : path;
       if (alias) scope.add({ name: alias.text, kind: "import", target: alias, qualifiedName });
       else if (fromModule) scope.add({ name: path, kind: "import", target: dotted, qualifiedName });
       // `import a.b.c` binds `a`, which stands for the package `a`.
