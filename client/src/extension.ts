@@ -43,7 +43,8 @@ async function startServer(context: vscode.ExtensionContext, output: vscode.LogO
       { scheme: "file", language: "python" },
       { scheme: "untitled", language: "python" },
     ],
-    synchronize: { configurationSection: CLIENT_ID },
+    // Python files changing on disk keep the server's workspace index (cross-module operator classes) current.
+    synchronize: { configurationSection: CLIENT_ID, fileEvents: vscode.workspace.createFileSystemWatcher("**/*.py") },
     // Read when the server starts, so a restart after trust is granted sees the new value.
     initializationOptions: () => ({ trusted: vscode.workspace.isTrusted }),
     // One channel for every server started in this window, so restarts do not open new ones.
