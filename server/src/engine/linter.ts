@@ -43,9 +43,11 @@ export function lint(document: PythonDocument, options: LintOptions = {}): Diagn
   const suppressions = noqaComments(model);
   const diagnostics: Diagnostic[] = [];
   for (const rule of enabledRules(options)) {
-    const severity = options.severities?.[rule.code] ?? rule.defaultSeverity;
-    if (severity === "off") continue;
+    // The user's setting for the rule wins over the severity a rule gives a single report.
+    const override = options.severities?.[rule.code];
+    if (override === "off") continue;
     const report = (r: Report) => {
+      const severity = override ?? r.severity ?? rule.defaultSeverity;
       const start = r.node ? r.node.startIndex : r.start!;
       const end = r.node ? r.node.endIndex : r.end ?? start;
       const range = { start: document.positionAt(start), end: document.positionAt(end) };

@@ -25,6 +25,12 @@ export interface Report {
   end?: number;
   message: string;
   fix?: Fix;
+  /**
+   * This finding's severity when it differs from the rule's `defaultSeverity` (AS105 reports a key
+   * with a dot as a warning and a number as an error). A severity the user sets for the rule
+   * (`airflowStateStore.rules`, `--rule-severity`) wins over it for every report of the rule.
+   */
+  severity?: Severity;
 }
 
 export interface RuleContext {

@@ -4,11 +4,14 @@ import { AS101 } from "./AS101";
 import { AS102 } from "./AS102";
 import { AS103 } from "./AS103";
 import { AS104 } from "./AS104";
+import { AS105 } from "./AS105";
+import { AS106 } from "./AS106";
 import { AS107 } from "./AS107";
 import { AS201 } from "./AS201";
+import { AS206 } from "./AS206";
 import { AS301 } from "./AS301";
 
-export const allRules: readonly Rule[] = [AS101, AS102, AS103, AS104, AS107, AS201, AS301];
+export const allRules: readonly Rule[] = [AS101, AS102, AS103, AS104, AS105, AS106, AS107, AS201, AS206, AS301];
 
 export function ruleByCode(code: string): Rule | undefined {
   return allRules.find((r) => r.code === code);

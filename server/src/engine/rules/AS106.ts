@@ -1,0 +1,135 @@
+import { replaceNode } from "../fixes";
+import { captures, SyntaxNode } from "../parser";
+import { Rule } from "../rule";
+import { FunctionInfo, SemanticModel } from "../semantic/model";
+import { callArguments, plainString, unparenthesize } from "../semantic/syntax";
+import { Fix } from "../types";
+
+/** Context keys from AIP-103's development that never shipped, and the names Airflow 3.3 uses. */
+const SHIPPED_NAME: Readonly<Record<string, string>> = {
+  task_state: "task_state_store",
+  task_store: "task_state_store",
+  asset_state: "asset_state_store",
+  asset_store: "asset_state_store",
+};
+
+const OLD_NAMES = Object.keys(SHIPPED_NAME).join("|");
+const SUBSCRIPTS = `(subscript subscript: (string (string_content) @key (#match? @key "^(${OLD_NAMES})$"))) @read`;
+const GET_CALLS = `(call function: (attribute attribute: (identifier) @method (#eq? @method "get")) arguments: (argument_list . (string (string_content) @key (#match? @key "^(${OLD_NAMES})$")))) @read`;
+
+/** Operator methods that Airflow calls with the task's context as their `context` parameter. */
+const CONTEXT_METHODS = new Set(["execute", "pre_execute", "post_execute", "execute_complete", "poke", "submit_job", "get_job_status", "poll_until_complete", "get_job_result"]);
+const GET_CURRENT_CONTEXT = /^airflow\.(.+\.)?get_current_context$/;
+
+/**
+ * ## What it does
+ * Checks for the task context read under a name the state stores had during their development but
+ * that never shipped: `context["task_state"]`, `context["task_store"]`, `context["asset_state"]`,
+ * `context["asset_store"]`, and the same keys read with `context.get(...)`. A context is the `**`
+ * parameter of a TaskFlow task or of a `python_callable` (`**context`, `**kwargs`), the `context`
+ * parameter of an operator's `execute` (also `pre_execute`, `post_execute`, `execute_complete`,
+ * `poke` and the `ResumableJobMixin` methods), `get_current_context()`, or a name bound once to one
+ * of these.
+ *
+ * ## Why is this bad?
+ * Airflow 3.3 puts the stores in the context as `task_state_store` and `asset_state_store` only.
+ * `context["task_state"]` raises `KeyError` when the task runs, and `context.get("task_state")`
+ * returns `None`, so the first store call on it fails with `AttributeError`: code copied from early
+ * AIP-103 drafts or blog posts never reaches the store.
+ *
+ * ## Example
+ * ```python
+ * @task
+ * def export(**context):
+ *     store = context["task_state"]
+ *     page = store.get("page", default=0)
+ * ```
+ *
+ * ## Use instead
+ * ```python
+ * @task
+ * def export(**context):
+ *     store = context["task_state_store"]
+ *     page = store.get("page", default=0)
+ * ```
+ *
+ * ## Fix safety
+ * The fix renames the key to `task_state_store` or `asset_state_store`. For a subscript it is safe:
+ * the original always raises `KeyError`, so no working path can depend on it. For `.get(...)` it is
+ * unsafe: the original returns `None` (or the given default), and code that checks for that
+ * (`if store:`) takes another branch once the store is found.
+ */
+export const AS106: Rule = {
+  code: "AS106",
+  name: "unshipped-context-key",
+  summary: "Context key from the stores' development that never shipped (`task_state`, `asset_store`, ...): KeyError on Airflow 3.3",
+  defaultSeverity: "error",
+  check({ model, text, report }) {
+    if (!/task_state|task_store|asset_state|asset_store/.test(text)) return;
+    const subscripts = captures(model.root, SUBSCRIPTS, "read");
+    // A function that first writes `context["task_state"] = ...` can read it back.
+    const writtenWhere = (context: SyntaxNode, name: string) => `${model.functionOf(context)?.node.id ?? "module"}:${context.text}:${name}`;
+    const written = new Set(subscripts.filter(isWritten).map((w) => writtenWhere(w.childForFieldName("value")!, plainString(w.childForFieldName("subscript")) ?? "")));
+    for (const read of subscripts) {
+      const key = read.childForFieldName("subscript")!;
+      const oldName = plainString(key);
+      const context = read.childForFieldName("value")!;
+      if (!oldName || read.childrenForFieldName("subscript").length !== 1 || isWritten(read) || written.has(writtenWhere(context, oldName))) continue;
+      if (!isContext(model, context)) continue;
+      const newName = SHIPPED_NAME[oldName];
+      report({
+        node: read,
+        message: `\`${oldName}\` is a name from the state stores' development that never shipped, so \`${read.text}\` raises \`KeyError\` on Airflow 3.3. The store is \`${context.text}["${newName}"]\`.`,
+        fix: renameKey(key, newName, true),
+      });
+    }
+    for (const read of captures(model.root, GET_CALLS, "read")) {
+      const args = callArguments(read);
+      const key = args.positional[0];
+      const oldName = plainString(key);
+      const context = read.childForFieldName("function")!.childForFieldName("object")!;
+      if (!oldName || !key || written.has(writtenWhere(context, oldName)) || !isContext(model, context)) continue;
+      const newName = SHIPPED_NAME[oldName];
+      const returns = args.positional.length > 1 || args.keywords.has("default") ? "its default" : "`None`";
+      report({
+        node: read,
+        message: `\`${oldName}\` is a name from the state stores' development that never shipped, so \`${read.text}\` returns ${returns} on Airflow 3.3 and the store is never reached. Read \`"${newName}"\` instead.`,
+        fix: renameKey(key, newName, false),
+      });
+    }
+  },
+};
+
+/** Replaces the key's text inside its quotes, so the quote style stays. */
+function renameKey(key: SyntaxNode, newName: string, safe: boolean): Fix | undefined {
+  const content = key.namedChildren.find((c) => c.type === "string_content");
+  if (!content) return undefined;
+  return { title: `Use \`${newName}\``, safe, kind: "quickfix", edits: [replaceNode(content, newName)] };
+}
+
+/** `context["task_state"] = ...`: a write, after which the key exists. */
+function isWritten(subscript: SyntaxNode): boolean {
+  const parent = subscript.parent;
+  return parent?.type === "assignment" && parent.childForFieldName("left")?.id === subscript.id;
+}
+
+/** Whether an expression certainly evaluates to the task's context. */
+function isContext(model: SemanticModel, expression: SyntaxNode, depth = 0): boolean {
+  const node = unparenthesize(expression);
+  if (depth > 8) return false;
+  if (node.type === "call") return GET_CURRENT_CONTEXT.test(model.callInfo(node).callee ?? "");
+  if (node.type !== "identifier") return false;
+  const binding = model.bindingOf(node);
+  if (!binding) return false;
+  if (binding.kind === "assign") return !!binding.value && isContext(model, binding.value, depth + 1);
+  if (binding.kind !== "parameter") return false;
+  const fn = functionWithScope(model, binding.scope);
+  const parameter = fn?.parameters.find((p) => p.nameNode.id === binding.target.id);
+  if (!fn || !parameter) return false;
+  if (parameter.kind === "var-keyword") return !!fn.task || fn.callableOf.length > 0;
+  return parameter.name === "context" && parameter.kind === "positional" && !!fn.enclosingClass && CONTEXT_METHODS.has(fn.name);
+}
+
+function functionWithScope(model: SemanticModel, scope: FunctionInfo["scope"]): FunctionInfo | undefined {
+  return model.functions.find((f) => f.scope === scope);
+}

@@ -1,0 +1,92 @@
+import { ensureImported, replaceNode } from "../fixes";
+import { captures, SyntaxNode } from "../parser";
+import { Rule } from "../rule";
+import { SemanticModel } from "../semantic/model";
+import { callArguments } from "../semantic/syntax";
+import { Fix } from "../types";
+
+const UTCNOW = "datetime.datetime.utcnow";
+/** Candidates found natively; only they have their callee resolved. */
+const UTCNOW_CALLS = `(call function: (attribute attribute: (identifier) @method (#eq? @method "utcnow"))) @call`;
+
+/**
+ * ## What it does
+ * Checks a DAG file (a file that imports from `airflow`) for calls of `datetime.utcnow()`, however
+ * `datetime` is imported (`from datetime import datetime`, `import datetime`, aliases).
+ *
+ * ## Why is this bad?
+ * `datetime.utcnow()` returns a naive `datetime`: it carries no time zone, although it holds UTC.
+ * Airflow works with aware datetimes, so comparing one with a `logical_date` or a `start_date`
+ * raises `TypeError: can't compare offset-naive and offset-aware datetimes`, `.timestamp()` reads it
+ * as local time, and a watermark stored as its `.isoformat()` has no `+00:00` for the next reader
+ * to rely on. It is deprecated since Python 3.12. Store
+ * `datetime.now(tz=timezone.utc).isoformat()`.
+ *
+ * ## Example
+ * ```python
+ * from datetime import datetime
+ *
+ * @task(inlets=[ORDERS], outlets=[ORDERS])
+ * def load(asset_state_store=None):
+ *     asset_state_store[ORDERS].set("watermark", datetime.utcnow().isoformat())
+ * ```
+ *
+ * ## Use instead
+ * ```python
+ * from datetime import datetime, timezone
+ *
+ * @task(inlets=[ORDERS], outlets=[ORDERS])
+ * def load(asset_state_store=None):
+ *     asset_state_store[ORDERS].set("watermark", datetime.now(tz=timezone.utc).isoformat())
+ * ```
+ *
+ * ## Fix safety
+ * The fix writes `datetime.now(tz=timezone.utc)` and imports `timezone` in the file's own style
+ * (`from datetime import ..., timezone`, `datetime.timezone` after `import datetime`). It is unsafe:
+ * the value becomes aware, so comparisons with naive datetimes start raising `TypeError` and
+ * `.isoformat()` gains `+00:00`, which changes what is stored and what readers parse. When the call
+ * is immediately followed by `.replace(tzinfo=...)`, the result is the same value either way and the
+ * fix is safe.
+ */
+export const AS206: Rule = {
+  code: "AS206",
+  name: "naive-utcnow",
+  summary: "`datetime.utcnow()` in a DAG file: a naive timestamp (deprecated since Python 3.12)",
+  defaultSeverity: "warning",
+  check({ model, text, report }) {
+    if (!text.includes("utcnow") || !model.importsFrom("airflow")) return;
+    for (const node of captures(model.root, UTCNOW_CALLS, "call")) {
+      const call = model.callInfo(node);
+      if (call.callee !== UTCNOW || call.args.positional.length > 0 || call.args.keywords.size > 0 || call.args.hasSplat) continue;
+      const retagged = followedByTzinfoReplace(call.node);
+      report({
+        node: call.node,
+        message: retagged
+          ? "`datetime.utcnow()` is deprecated since Python 3.12. `datetime.now(tz=timezone.utc)` gives the current UTC time as an aware datetime directly."
+          : "`datetime.utcnow()` returns a naive datetime (no time zone): comparing it with Airflow's aware dates raises `TypeError`, and its `.isoformat()` has no `+00:00`; it is deprecated since Python 3.12. Use `datetime.now(tz=timezone.utc)`.",
+        fix: fixFor(model, call.node, retagged),
+      });
+    }
+  },
+};
+
+/** `datetime.utcnow().replace(tzinfo=...)`: the time zone is set either way, so the fix changes nothing. */
+function followedByTzinfoReplace(call: SyntaxNode): boolean {
+  const attribute = call.parent;
+  if (attribute?.type !== "attribute" || attribute.childForFieldName("object")?.id !== call.id || attribute.childForFieldName("attribute")?.text !== "replace") return false;
+  const outer = attribute.parent;
+  return outer?.type === "call" && outer.childForFieldName("function")?.id === attribute.id && callArguments(outer).keywords.has("tzinfo");
+}
+
+function fixFor(model: SemanticModel, call: SyntaxNode, safe: boolean): Fix | undefined {
+  const receiver = call.childForFieldName("function")?.childForFieldName("object");
+  if (!receiver) return undefined;
+  const timezone = ensureImported(model, "datetime", "timezone", call);
+  const replacement = `${receiver.text}.now(tz=${timezone.reference}.utc)`;
+  return {
+    title: `Replace with \`${replacement}\``,
+    safe,
+    kind: "quickfix",
+    edits: [replaceNode(call, replacement), ...timezone.edits],
+  };
+}
