@@ -8,10 +8,14 @@ import { AS105 } from "./AS105";
 import { AS106 } from "./AS106";
 import { AS107 } from "./AS107";
 import { AS201 } from "./AS201";
+import { AS202 } from "./AS202";
+import { AS203 } from "./AS203";
+import { AS204 } from "./AS204";
+import { AS205 } from "./AS205";
 import { AS206 } from "./AS206";
 import { AS301 } from "./AS301";
 
-export const allRules: readonly Rule[] = [AS101, AS102, AS103, AS104, AS105, AS106, AS107, AS201, AS206, AS301];
+export const allRules: readonly Rule[] = [AS101, AS102, AS103, AS104, AS105, AS106, AS107, AS201, AS202, AS203, AS204, AS205, AS206, AS301];
 
 export function ruleByCode(code: string): Rule | undefined {
   return allRules.find((r) => r.code === code);
