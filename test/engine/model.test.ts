@@ -130,6 +130,10 @@ describe("store references", () => {
       "    context['asset_state_store'][ORDERS].set('i', 6)",
       "    cache = {}",
       "    cache.get('task_state_store')",
+      "@task(outlets=[ORDERS])",
+      "def rebinding(asset_state_store=None):",
+      "    asset_state_store = asset_state_store[ORDERS]",
+      "    asset_state_store.set('j', 7)",
       "def not_a_task(store):",
       "    store.set('g', 4)",
       "    task_state_store.set('h', 5)",
@@ -146,6 +150,7 @@ describe("store references", () => {
       "get:task:plain:'e'",
       "set:task:plain:'f'",
       "set:asset:indexed:'i'",
+      "set:asset:indexed:'j'",
     ]);
   });
   test("set calls expose their value and the function they are in", () => {

@@ -11,7 +11,7 @@
  * changed after the task is built — so that rules built on it stay silent there.
  */
 import { captures, SyntaxNode } from "../parser";
-import { mappingOf, pythonOperatorPartials } from "./mapping";
+import { mappingOf } from "./mapping";
 import { FunctionInfo, SemanticModel } from "./model";
 import { Binding } from "./scope";
 import { callArguments, KeywordArgument, plainString, unparenthesize } from "./syntax";
@@ -83,7 +83,7 @@ function findDeclarations(model: SemanticModel, fn: FunctionInfo): TaskDeclarati
     if (!declared) return undefined;
     declarations.push(declared);
   }
-  for (const call of [...fn.callableOf, ...pythonOperatorPartials(model, fn)]) {
+  for (const call of fn.callableOf) {
     if (call.args.hasSplat) return undefined;
     const declared = declaration(model, call.node, call.args.keywords);
     if (!declared) return undefined;

@@ -19,12 +19,7 @@ export interface TaskMapping {
   mappedParameters?: string[];
 }
 
-/** Operators that run a `python_callable`, as in the semantic model (which does not follow their `.partial(...)`). */
-const PYTHON_OPERATOR = /^airflow\..*\.(PythonOperator|PythonVirtualenvOperator|ExternalPythonOperator|BranchPythonOperator|ShortCircuitOperator)$/;
 const EXPAND_CALLS = `(call function: (attribute attribute: (identifier) @method (#match? @method "^(expand|expand_kwargs)$"))) @call`;
-const PARTIAL_WITH_CALLABLE = `(call
-  function: (attribute attribute: (identifier) @method (#eq? @method "partial"))
-  arguments: (argument_list (keyword_argument name: (identifier) @keyword (#eq? @keyword "python_callable")))) @call`;
 
 interface FileMapping {
   byFunction: Map<FunctionInfo, TaskMapping>;
@@ -36,15 +31,6 @@ const cache = new WeakMap<SemanticModel, FileMapping>();
 /** How `fn` is mapped, or undefined when nothing in the file maps it. */
 export function mappingOf(model: SemanticModel, fn: FunctionInfo): TaskMapping | undefined {
   return fileMapping(model).byFunction.get(fn);
-}
-
-/**
- * The `PythonOperator.partial(..., python_callable=fn)` calls of the file, by function: they make
- * `fn` a (mapped) task just as `PythonOperator(python_callable=fn)` does, and carry its
- * `inlets=` / `outlets=`.
- */
-export function pythonOperatorPartials(model: SemanticModel, fn: FunctionInfo): readonly CallInfo[] {
-  return fileMapping(model).partials.get(fn) ?? [];
 }
 
 function fileMapping(model: SemanticModel): FileMapping {
@@ -60,18 +46,9 @@ function fileMapping(model: SemanticModel): FileMapping {
 
 function findPartials(model: SemanticModel): Map<FunctionInfo, CallInfo[]> {
   const partials = new Map<FunctionInfo, CallInfo[]>();
-  for (const node of captures(model.root, PARTIAL_WITH_CALLABLE, "call")) {
-    const call = model.callInfo(node);
-    const operator = node.childForFieldName("function")!.childForFieldName("object");
-    const operatorName = model.qualifiedName(operator);
-    if (!operatorName || !PYTHON_OPERATOR.test(operatorName)) continue;
-    const callable = call.args.keywords.get("python_callable")!.value;
-    if (callable.type !== "identifier") continue;
-    const fn = model.functionNamed(callable.text, call.scope);
-    if (!fn) continue;
-    const list = partials.get(fn);
-    if (list) list.push(call);
-    else partials.set(fn, [call]);
+  for (const fn of model.functions) {
+    const calls = fn.callableOf.filter((call) => call.callee?.endsWith(".partial"));
+    if (calls.length > 0) partials.set(fn, calls);
   }
   return partials;
 }

@@ -120,7 +120,8 @@ export interface StoreCall {
 const TASK_DECORATOR = /^airflow\.(sdk|decorators)\.task(\.[A-Za-z_]+)?$/;
 const DAG_DECORATOR = /^airflow\.(sdk|decorators)\.dag$/;
 const DAG_CLASS = /^airflow\.(sdk|models|models\.dag|sdk\.definitions\.dag)?\.?DAG$/;
-const PYTHON_OPERATOR = /^airflow\..*\.(PythonOperator|PythonVirtualenvOperator|ExternalPythonOperator|BranchPythonOperator|ShortCircuitOperator)$/;
+/** A Python operator, or its `.partial(...)` for mapped tasks: either names the task's callable. */
+const PYTHON_OPERATOR = /^airflow\..*\.(PythonOperator|PythonVirtualenvOperator|ExternalPythonOperator|BranchPythonOperator|ShortCircuitOperator)(\.partial)?$/;
 const STORE_METHOD_CALLS = `(call function: (attribute attribute: (identifier) @method (#match? @method "^(get|set|delete|clear)$"))) @call`;
 const CALLS_WITH_PYTHON_CALLABLE = `(call arguments: (argument_list (keyword_argument name: (identifier) @keyword (#eq? @keyword "python_callable")))) @call`;
 const SCOPE_TYPES = ["function_definition", "class_definition"];
@@ -352,7 +353,7 @@ export class SemanticModel {
         return { kind: contextKey === "task_state_store" ? "task" : "asset", node, indexed: false };
       }
       case "identifier": {
-        const binding = this.bindingOf(node);
+        const binding = this.bindingOf(node) ?? this.storeParameterRebinding(node);
         if (!binding) return undefined;
         if (binding.kind === "parameter") {
           if (node.text === "task_state_store") return { kind: "task", node, indexed: false };
@@ -368,6 +369,21 @@ export class SemanticModel {
       default:
         return undefined;
     }
+  }
+
+  /**
+   * The seeds' own idiom `asset_state_store = asset_state_store[ORDERS]` binds the name twice, so it
+   * has no single binding: up to the end of that assignment the name is the parameter, after it the
+   * indexed store.
+   */
+  private storeParameterRebinding(identifier: SyntaxNode): Binding | undefined {
+    const bindings = this.scopeOf(identifier).lookup(identifier.text);
+    if (!bindings || bindings.length !== 2) return undefined;
+    const parameter = bindings.find((b) => b.kind === "parameter");
+    const assignment = bindings.find((b) => b.kind === "assign");
+    const value = assignment?.value && unparenthesize(assignment.value);
+    if (!parameter || !assignment || !value || value.type !== "subscript" || value.childForFieldName("value")?.text !== identifier.text) return undefined;
+    return identifier.startIndex < value.endIndex ? parameter : assignment;
   }
 
   // ---- construction ----
