@@ -14,8 +14,16 @@ import { AS204 } from "./AS204";
 import { AS205 } from "./AS205";
 import { AS206 } from "./AS206";
 import { AS301 } from "./AS301";
+import { AS302 } from "./AS302";
+import { AS303 } from "./AS303";
+import { AS304 } from "./AS304";
+import { AS305 } from "./AS305";
+import { AS306 } from "./AS306";
+import { AS307 } from "./AS307";
+import { AS308 } from "./AS308";
+import { AS309 } from "./AS309";
 
-export const allRules: readonly Rule[] = [AS101, AS102, AS103, AS104, AS105, AS106, AS107, AS201, AS202, AS203, AS204, AS205, AS206, AS301];
+export const allRules: readonly Rule[] = [AS101, AS102, AS103, AS104, AS105, AS106, AS107, AS201, AS202, AS203, AS204, AS205, AS206, AS301, AS302, AS303, AS304, AS305, AS306, AS307, AS308, AS309];
 
 export function ruleByCode(code: string): Rule | undefined {
   return allRules.find((r) => r.code === code);
