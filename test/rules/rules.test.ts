@@ -7,11 +7,15 @@
  * - `ASxxx.baseline.py`, when present, is the committed text of both fixtures for rules that compare
  *   with it (AS301): it is passed as `baselineText` to every check, and the silent fixture must also
  *   stay silent without it.
+ * - `ASxxx.pin.json`, when present, is the Airflow version the fixtures' project pins (an `AirflowPin`,
+ *   for AS501/AS502): it is passed as `airflowPin` to every check, and the silent fixture must also
+ *   stay silent without it.
  */
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { describe, test } from "node:test";
-import { allRules, applyEdits, fixAll, lint, PythonDocument } from "../../server/src/engine";
+import { allRules, applyEdits, fixAll, lint, LintOptions, PythonDocument } from "../../server/src/engine";
+import { AirflowPin } from "../../server/src/engine/project";
 import { fromRoot } from "../support/paths";
 
 const fixtures = fromRoot("test", "rules", "fixtures");
@@ -30,8 +34,8 @@ function expectedMarks(text: string, code: string): string[] {
   return marks;
 }
 
-function found(text: string, code: string, baselineText?: string): string[] {
-  return lint(new PythonDocument("file:///fixture.py", text), { select: [code], baselineText }).map((d) => `${d.code}@${d.range.start.line + 1}`);
+function found(text: string, code: string, context: LintOptions): string[] {
+  return lint(new PythonDocument("file:///fixture.py", text), { ...context, select: [code] }).map((d) => `${d.code}@${d.range.start.line + 1}`);
 }
 
 function parsesCleanly(text: string): boolean {
@@ -43,6 +47,10 @@ for (const rule of allRules) {
     const fire = read(`${rule.code}.py`);
     const silent = read(`${rule.code}.silent.py`);
     const baselineText = read(`${rule.code}.baseline.py`);
+    const pinText = read(`${rule.code}.pin.json`);
+    const airflowPin = pinText === undefined ? undefined : (JSON.parse(pinText) as AirflowPin);
+    /** What the project around the fixtures provides: its committed text and its Airflow pin. */
+    const context: LintOptions = { baselineText, airflowPin };
 
     test("has fixtures that fire and fixtures that stay silent", () => {
       assert.ok(fire, `missing fixtures/${rule.code}.py`);
@@ -52,26 +60,28 @@ for (const rule of allRules) {
     });
 
     test("fires exactly on the marked lines", () => {
-      assert.deepEqual(found(fire!, rule.code, baselineText), expectedMarks(fire!, rule.code));
+      assert.deepEqual(found(fire!, rule.code, context), expectedMarks(fire!, rule.code));
     });
 
     test("stays silent on correct forms (every rule)", () => {
       for (const baseline of baselineText === undefined ? [undefined] : [baselineText, undefined]) {
-        const diagnostics = lint(new PythonDocument("file:///silent.py", silent!), { baselineText: baseline }).map((d) => `${d.code}@${d.range.start.line + 1}: ${d.message}`);
-        assert.deepEqual(diagnostics, []);
+        for (const pin of airflowPin === undefined ? [undefined] : [airflowPin, undefined]) {
+          const diagnostics = lint(new PythonDocument("file:///silent.py", silent!), { baselineText: baseline, airflowPin: pin }).map((d) => `${d.code}@${d.range.start.line + 1}: ${d.message}`);
+          assert.deepEqual(diagnostics, []);
+        }
       }
     });
 
-    const diagnostics = fire ? lint(new PythonDocument("file:///fixture.py", fire), { select: [rule.code], baselineText }) : [];
+    const diagnostics = fire ? lint(new PythonDocument("file:///fixture.py", fire), { ...context, select: [rule.code] }) : [];
     const withFix = diagnostics.filter((d) => d.fix);
     if (withFix.length === 0) return;
 
     test("each fix alone parses, removes its diagnostic and leaves the others", () => {
-      const others = lint(new PythonDocument("file:///fixture.py", fire!), { baselineText }).filter((d) => d.code !== rule.code).length;
+      const others = lint(new PythonDocument("file:///fixture.py", fire!), context).filter((d) => d.code !== rule.code).length;
       for (const diagnostic of withFix) {
         const fixed = applyEdits(fire!, diagnostic.fix!.edits);
         assert.ok(parsesCleanly(fixed), `fix "${diagnostic.fix!.title}" leaves a syntax error:\n${fixed}`);
-        const after = lint(new PythonDocument("file:///fixture.py", fixed), { baselineText });
+        const after = lint(new PythonDocument("file:///fixture.py", fixed), context);
         assert.equal(after.filter((d) => d.code === rule.code).length, diagnostics.length - 1, `fix "${diagnostic.fix!.title}" did not remove exactly its diagnostic`);
         assert.equal(after.filter((d) => d.code !== rule.code).length, others, `fix "${diagnostic.fix!.title}" changed other rules' findings`);
       }
@@ -80,7 +90,7 @@ for (const rule of allRules) {
     test("applying every fix gives the .fixed.py snapshot", () => {
       const expected = read(`${rule.code}.fixed.py`);
       assert.ok(expected !== undefined, `missing fixtures/${rule.code}.fixed.py`);
-      const result = fixAll("file:///fixture.py", fire!, { select: [rule.code], baselineText }, true);
+      const result = fixAll("file:///fixture.py", fire!, { ...context, select: [rule.code] }, true);
       assert.equal(result.text, expected);
       assert.ok(parsesCleanly(result.text));
       const remaining = result.diagnostics.filter((d) => d.fix);

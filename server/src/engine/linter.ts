@@ -4,6 +4,7 @@
  */
 import { PythonDocument } from "./document";
 import { applyEdits, editsOverlap } from "./fixes";
+import { AirflowPin } from "./project/pin";
 import { Report, Rule, WorkspaceClasses } from "./rule";
 import { allRules } from "./rules";
 import { SemanticModel } from "./semantic/model";
@@ -22,6 +23,8 @@ export interface LintOptions {
   baselineText?: string;
   /** Classes of the workspace's other modules, for rules that follow imports (ResumableJobMixin subclasses). */
   workspace?: WorkspaceClasses;
+  /** The Airflow version the document's project pins (`AirflowVersionResolver.pinFor(path)`), for AS501 and AS502. */
+  airflowPin?: AirflowPin;
   /** Called when a rule throws; the other rules still run. */
   onRuleError?: (rule: Rule, error: unknown) => void;
 }
@@ -56,7 +59,7 @@ export function lint(document: PythonDocument, options: LintOptions = {}): Diagn
       diagnostics.push({ code: rule.code, name: rule.name, severity, message: r.message, range, startOffset: start, endOffset: end, fix: r.fix });
     };
     try {
-      rule.check({ model, text, path: options.path, baselineText: options.baselineText, workspace: options.workspace, report });
+      rule.check({ model, text, path: options.path, baselineText: options.baselineText, workspace: options.workspace, airflowPin: options.airflowPin, report });
     } catch (error) {
       options.onRuleError?.(rule, error);
     }

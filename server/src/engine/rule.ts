@@ -4,6 +4,7 @@
  * `docs/rules/` is generated from those comments.
  */
 import { SyntaxNode } from "./parser";
+import { AirflowPin } from "./project/pin";
 import { SemanticModel } from "./semantic/model";
 import { Fix, Severity } from "./types";
 
@@ -42,6 +43,8 @@ export interface RuleContext {
   readonly baselineText?: string;
   /** Classes defined in the workspace's other modules; undefined when no index is available. */
   readonly workspace?: WorkspaceClasses;
+  /** The Airflow version the file's project pins (AS501, AS502); undefined when none is known. */
+  readonly airflowPin?: AirflowPin;
   report(report: Report): void;
 }
 
