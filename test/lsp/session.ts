@@ -11,15 +11,22 @@ import {
   CodeActionParams,
   CodeActionRequest,
   Command,
+  CompletionItem,
+  CompletionList,
+  CompletionRequest,
   ConfigurationParams,
   ConfigurationRequest,
   createProtocolConnection,
   DidChangeConfigurationNotification,
   DidChangeTextDocumentNotification,
+  DidChangeWatchedFilesNotification,
   DidCloseTextDocumentNotification,
   DidOpenTextDocumentNotification,
   DidSaveTextDocumentNotification,
   ExitNotification,
+  FileEvent,
+  Hover,
+  HoverRequest,
   InitializedNotification,
   InitializeRequest,
   InitializeResult,
@@ -27,9 +34,12 @@ import {
   IPCMessageWriter,
   LogMessageNotification,
   LogMessageParams,
+  Position,
   ProtocolConnection,
   PublishDiagnosticsNotification,
   PublishDiagnosticsParams,
+  Registration,
+  RegistrationRequest,
   ShutdownRequest,
   StreamMessageReader,
   StreamMessageWriter,
@@ -50,6 +60,12 @@ export interface SessionOptions {
   env?: NodeJS.ProcessEnv;
   /** How the server is started: `node dist/server.js --stdio` (default) or forked with `--node-ipc`. */
   transport?: "stdio" | "ipc";
+  /** Folders opened as the workspace (absolute paths); none by default. */
+  workspaceFolders?: string[];
+  /** Whether the client accepts snippets in completions (default true, as VS Code). */
+  snippetSupport?: boolean;
+  /** Whether the client accepts file watchers the server registers (as VS Code does); off by default. */
+  watcherRegistration?: boolean;
 }
 
 interface DiagnosticsWaiter {
@@ -67,6 +83,8 @@ export class LspSession {
   readonly configurationRequests: ConfigurationParams[] = [];
   readonly published: PublishDiagnosticsParams[] = [];
   readonly logs: LogMessageParams[] = [];
+  /** What the server registered with client/registerCapability. */
+  readonly registrations: Registration[] = [];
   readonly initializeResult: Promise<InitializeResult>;
   /** The client's copy of each open document, updated with every change it sends. */
   private readonly texts = new Map<string, TextDocument>();
@@ -101,6 +119,9 @@ export class LspSession {
       this.waiters = waiting;
       for (const waiter of matching) waiter.resolve(params);
     });
+    this.connection.onRequest(RegistrationRequest.type, (params) => {
+      this.registrations.push(...params.registrations);
+    });
     this.connection.onNotification(LogMessageNotification.type, (params) => {
       this.logs.push(params);
     });
@@ -109,14 +130,21 @@ export class LspSession {
       .sendRequest(InitializeRequest.type, {
         processId: process.pid,
         rootUri: null,
-        workspaceFolders: null,
+        workspaceFolders: options.workspaceFolders?.map((folder) => ({ uri: fileUri(folder), name: folder })) ?? null,
         initializationOptions: options.initializationOptions,
         capabilities: {
-          workspace: { configuration: true, workspaceEdit: { documentChanges: true }, didChangeConfiguration: { dynamicRegistration: false } },
+          workspace: {
+            configuration: true,
+            workspaceEdit: { documentChanges: true },
+            didChangeConfiguration: { dynamicRegistration: false },
+            didChangeWatchedFiles: { dynamicRegistration: options.watcherRegistration ?? false },
+          },
           textDocument: {
             synchronization: { didSave: true },
             publishDiagnostics: { versionSupport: true, codeDescriptionSupport: true },
             codeAction: { codeActionLiteralSupport: { codeActionKind: { valueSet: ["quickfix", "refactor.rewrite", "source.fixAll"] } }, isPreferredSupport: true },
+            hover: { contentFormat: ["markdown", "plaintext"] },
+            completion: { completionItem: { snippetSupport: options.snippetSupport ?? true } },
           },
         },
       })
@@ -156,6 +184,16 @@ export class LspSession {
       };
       this.waiters.push(waiter);
     });
+  }
+
+  /**
+   * Resolves with the diagnostics for `uri` as soon as they satisfy `matching`: the latest ones
+   * published already, or the next that do.
+   */
+  diagnosticsWhen(uri: string, matching: (params: PublishDiagnosticsParams) => boolean, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<PublishDiagnosticsParams> {
+    const latest = this.published.filter((p) => p.uri === uri).pop();
+    if (latest && matching(latest)) return Promise.resolve(latest);
+    return this.nextDiagnostics(uri, undefined, { timeoutMs, matching });
   }
 
   /** Opens a Python document and waits for its first diagnostics. */
@@ -218,6 +256,19 @@ export class LspSession {
 
   codeActions(uri: string, params: Pick<CodeActionParams, "range" | "context">): Promise<(CodeAction | Command)[] | null> {
     return this.connection.sendRequest(CodeActionRequest.type, { textDocument: { uri }, ...params });
+  }
+
+  hover(uri: string, position: Position): Promise<Hover | null> {
+    return this.connection.sendRequest(HoverRequest.type, { textDocument: { uri }, position });
+  }
+
+  completion(uri: string, position: Position, triggerCharacter?: string): Promise<CompletionItem[] | CompletionList | null> {
+    return this.connection.sendRequest(CompletionRequest.type, { textDocument: { uri }, position, context: triggerCharacter ? { triggerKind: 2, triggerCharacter } : { triggerKind: 1 } });
+  }
+
+  /** workspace/didChangeWatchedFiles, as the client's `**\/*.py` watcher sends it. */
+  filesChanged(changes: FileEvent[]): void {
+    void this.unlessDisposed(this.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes }));
   }
 
   /** shutdown, then exit; resolves with the process's exit code. */

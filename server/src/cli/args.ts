@@ -15,6 +15,9 @@ Checks Python DAG files for misuse of Apache Airflow 3.3's state stores
 (task_state_store, asset_state_store, ResumableJobMixin). Folders are searched
 recursively for *.py files, skipping .git, node_modules, .venv, venv,
 __pycache__ and hidden folders. The default path is the current folder.
+Operator classes the checked files import from other modules of the same
+tree are followed (module names start at the git top level, else the
+current folder, at the paths given, and at each file's folder).
 
 Options:
   --format FORMAT             output format: text (default), json or sarif

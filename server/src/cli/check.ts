@@ -4,9 +4,10 @@
  * outcome, never exceptions, so one bad file does not stop the others.
  */
 import { pathToFileURL } from "node:url";
-import { Diagnostic, enabledRules, fixAll, lint, LintOptions, PythonDocument } from "../engine";
+import { Diagnostic, enabledRules, fixAll, lint, LintOptions, PythonDocument, WorkspaceIndex } from "../engine";
 import { committedText } from "../engine/git";
 import { readSourceFile, writeSourceFile } from "./files";
+import { hasStarImport } from "./workspace";
 
 /**
  * Rules that compare the file with its committed version. Only they need `git`, which costs two
@@ -20,6 +21,8 @@ export interface CheckSettings {
   fix: boolean;
   /** The git revision baseline rules compare with. */
   baseline: string;
+  /** Classes of the modules the checked files import. */
+  workspace?: WorkspaceIndex;
 }
 
 export interface FileOutcome {
@@ -49,10 +52,12 @@ export async function checkFile(file: string, settings: CheckSettings, withBasel
   // A file the engine would not parse needs no baseline either.
   const baselineText = withBaseline && document.isRelevant() ? await committedText(file, settings.baseline) : undefined;
   const ruleErrors = new Set<string>();
+  if (hasStarImport(source.text)) settings.workspace?.update(file, source.text);
   const options: LintOptions = {
     ...settings.lint,
     path: file,
     baselineText,
+    workspace: settings.workspace,
     onRuleError: (rule, error) => ruleErrors.add(`rule ${rule.code} failed, so the file was not checked completely: ${error instanceof Error ? error.message : String(error)}`),
   };
 
@@ -67,6 +72,8 @@ export async function checkFile(file: string, settings: CheckSettings, withBasel
     } else {
       outcome.diagnostics = result.diagnostics;
       outcome.fixed = changed ? result.applied : 0;
+      // Files checked later that import this one see it as it is now.
+      if (changed && settings.workspace?.has(file)) settings.workspace.update(file, result.text);
     }
   } else {
     outcome.diagnostics = lint(document, options);

@@ -3,15 +3,10 @@
  * files named on the command line are checked whatever their extension (as ruff does), and reading
  * turns every failure into a message instead of an exception.
  */
-import { promises as fs } from "node:fs";
+import { promises as fs, readFileSync } from "node:fs";
 import * as path from "node:path";
-
-/** Folders never searched below a path given on the command line (one given explicitly is searched). */
-const SKIPPED_FOLDERS = new Set([".git", "node_modules", ".venv", "venv", "__pycache__"]);
-
-export function isSkippedFolder(name: string): boolean {
-  return SKIPPED_FOLDERS.has(name) || name.startsWith(".");
-}
+// Folders never searched below a path given on the command line (one given explicitly is searched); the language server skips the same.
+import { isSkippedFolder } from "../engine";
 
 export function isPythonFile(name: string): boolean {
   return name.endsWith(".py");
@@ -101,6 +96,21 @@ export async function readSourceFile(file: string): Promise<SourceFile> {
   } catch (error) {
     return { error: `cannot read the file: ${describeError(error)}` };
   }
+  return decodeSourceFile(bytes);
+}
+
+/** `readSourceFile` for callers that cannot wait (the workspace index reads imported modules while a rule asks). */
+export function readSourceFileSync(file: string): SourceFile {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch (error) {
+    return { error: `cannot read the file: ${describeError(error)}` };
+  }
+  return decodeSourceFile(bytes);
+}
+
+function decodeSourceFile(bytes: Buffer): SourceFile {
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) return { error: "encoded in UTF-16; only UTF-8 Python files are checked" };
   // Python refuses source with NUL bytes too; such a file is binary, not a DAG.
   if (bytes.includes(0)) return { error: "not a text file (it contains NUL bytes); only UTF-8 Python files are checked" };

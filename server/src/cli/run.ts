@@ -7,6 +7,7 @@ import { buildReport, exitStatus, RunReport } from "./findings";
 import { formatJson } from "./json";
 import { formatSarif } from "./sarif";
 import { formatText } from "./text";
+import { cliWorkspace } from "./workspace";
 
 /** Files read, linted and (for AS301) compared with git at once: enough to overlap I/O and git, few enough for large trees. */
 const CONCURRENT_FILES = 8;
@@ -46,6 +47,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     lint: { severities: options.severities, select: options.select, ignore: options.ignore },
     fix: options.fix,
     baseline: options.baseline,
+    workspace: cliWorkspace(io.cwd, options.paths),
   };
   const search = await findPythonFiles(options.paths, io.cwd);
   const withBaseline = needsBaseline(settings);

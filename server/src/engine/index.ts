@@ -6,3 +6,7 @@ export { allRules, ruleByCode } from "./rules";
 export { ExternalClass, Rule, WorkspaceClasses } from "./rule";
 export * from "./types";
 export { committedText } from "./git";
+export { WorkspaceIndex, WorkspaceIndexOptions, Consulted, MAX_INDEXED_CHARACTERS } from "./workspace/workspaceIndex";
+export { isSkippedFolder } from "./workspace/folders";
+export { hoverAt, HoverInfo } from "./hover";
+export { completionsAt, CompletionSuggestion } from "./completion";

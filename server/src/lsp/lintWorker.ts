@@ -2,13 +2,17 @@
  * The worker thread that owns the open documents' syntax trees and runs the engine. It applies every
  * incremental change to its `PythonDocument` (tree.edit + incremental re-parse) and answers lint and
  * fix-all requests in the order they were posted, so a request always sees every change sent before it.
+ * It also holds the workspace index rules follow imports through (workerWorkspace.ts), and answers
+ * hover and completion requests from the same trees.
  */
 import { parentPort } from "node:worker_threads";
-import { ContentChange, fixAll, lint, LintOptions, PythonDocument, Rule } from "../engine";
+import { completionsAt, ContentChange, fixAll, hoverAt, lint, LintOptions, Position, PythonDocument, Rule, TextEdit, WorkspaceClasses } from "../engine";
 import { changedLinesEdit } from "./changedLines";
+import { ruleDocumentationUri } from "./diagnostics";
 import { errorText } from "./logger";
 import { suppressionEdit } from "./suppression";
-import type { FixAllResult, FromWorker, LintedDiagnostic, LintResult, ToWorker, WorkerLintOptions, WorkerRequest } from "./workerProtocol";
+import type { CompletionResult, FixAllResult, FromWorker, HoverResult, LintedDiagnostic, LintResult, PlacedEdit, ToWorker, WorkerLintOptions, WorkerRequest, WorkerResult } from "./workerProtocol";
+import { WorkerWorkspace } from "./workerWorkspace";
 
 /** Distinct rule failures already logged; a rule that throws on every keystroke is reported once. */
 const MAX_REMEMBERED_FAILURES = 1000;
@@ -19,6 +23,11 @@ export function runLintWorker(): void {
   const documents = new Map<string, PythonDocument>();
   const loggedFailures = new Set<string>();
   const post = (message: FromWorker) => port.postMessage(message);
+  const workspace = new WorkerWorkspace(
+    documents,
+    (uris) => post({ type: "dependentsChanged", uris }),
+    (message) => post({ type: "log", level: "error", message }),
+  );
 
   const ruleErrorLogger = (uri: string) => (rule: Rule, error: unknown) => {
     const detail = errorText(error);
@@ -29,11 +38,11 @@ export function runLintWorker(): void {
     post({ type: "log", level: "error", message: `Rule ${rule.code} failed on ${uri}; the other rules still ran.\n${detail}` });
   };
 
-  const engineOptions = (uri: string, options: WorkerLintOptions): LintOptions => ({ ...options, onRuleError: ruleErrorLogger(uri) });
+  const engineOptions = (uri: string, options: WorkerLintOptions, classes: WorkspaceClasses): LintOptions => ({ ...options, workspace: classes, onRuleError: ruleErrorLogger(uri) });
 
   function lintDocument(document: PythonDocument, options: WorkerLintOptions): LintResult {
     const relevant = document.isRelevant();
-    const diagnostics = lint(document, engineOptions(document.uri, options)).map(
+    const diagnostics = lint(document, engineOptions(document.uri, options, workspace.forLint(document.uri))).map(
       (d): LintedDiagnostic => ({
         code: d.code,
         severity: d.severity,
@@ -52,14 +61,43 @@ export function runLintWorker(): void {
   }
 
   function fixAllDocument(document: PythonDocument, options: WorkerLintOptions): FixAllResult {
-    const fixed = fixAll(document.uri, document.getText(), engineOptions(document.uri, options));
+    const fixed = fixAll(document.uri, document.getText(), engineOptions(document.uri, options, workspace.classes));
     return { version: document.version, edit: fixed.applied > 0 ? changedLinesEdit(document, fixed.text) : undefined };
   }
 
-  function answer(request: WorkerRequest): LintResult | FixAllResult | undefined {
+  function hoverDocument(document: PythonDocument, position: Position): HoverResult | undefined {
+    const hover = hoverAt(document, document.offsetAt(position), ruleDocumentationUri);
+    return hover && { range: { start: document.positionAt(hover.start), end: document.positionAt(hover.end) }, markdown: hover.markdown };
+  }
+
+  function completeDocument(document: PythonDocument, position: Position): CompletionResult {
+    const place = (edit: TextEdit): PlacedEdit => ({ range: { start: document.positionAt(edit.start), end: document.positionAt(edit.end) }, newText: edit.newText });
+    const items = completionsAt(document, document.offsetAt(position)).map((s) => ({
+      label: s.label,
+      filterText: s.filterText,
+      sortText: s.sortText,
+      detail: s.detail,
+      documentation: s.documentation,
+      edit: place({ start: s.start, end: s.end, newText: s.newText }),
+      snippet: s.snippet,
+      additionalEdits: s.additionalEdits.map(place),
+    }));
+    return { items };
+  }
+
+  function answer(request: WorkerRequest): WorkerResult | undefined {
     const document = documents.get(request.uri);
     if (!document || document.version !== request.version) return undefined;
-    return request.type === "lint" ? lintDocument(document, request.options) : fixAllDocument(document, request.options);
+    switch (request.type) {
+      case "lint":
+        return lintDocument(document, request.options);
+      case "fixAll":
+        return fixAllDocument(document, request.options);
+      case "hover":
+        return hoverDocument(document, request.position);
+      case "completion":
+        return completeDocument(document, request.position);
+    }
   }
 
   function applyChange(uri: string, changes: ContentChange[], version: number): void {
@@ -80,12 +118,24 @@ export function runLintWorker(): void {
       switch (message.type) {
         case "open":
           documents.set(message.uri, new PythonDocument(message.uri, message.text, message.version));
+          workspace.opened(message.uri);
           break;
         case "change":
           applyChange(message.uri, message.changes, message.version);
+          workspace.changed(message.uri);
           break;
         case "close":
           documents.delete(message.uri);
+          workspace.closed(message.uri);
+          break;
+        case "workspaceRoots":
+          workspace.setRoots(message.roots);
+          break;
+        case "index":
+          workspace.enqueue(message.files);
+          break;
+        case "unindex":
+          workspace.remove(message.paths);
           break;
         default:
           post({ type: "reply", id: message.id, result: answer(message) });
@@ -93,7 +143,7 @@ export function runLintWorker(): void {
     } catch (error) {
       const detail = errorText(error);
       if ("id" in message) post({ type: "failed", id: message.id, message: detail });
-      else post({ type: "log", level: "error", message: `Lint worker failed on ${message.type} of ${message.uri}: ${detail}` });
+      else post({ type: "log", level: "error", message: `Lint worker failed on ${message.type}${"uri" in message ? ` of ${message.uri}` : ""}: ${detail}` });
     }
   });
 }

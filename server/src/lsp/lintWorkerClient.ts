@@ -4,7 +4,8 @@
  * file) so the server keeps running.
  */
 import { Worker } from "node:worker_threads";
-import type { FixAllResult, FromWorker, LintResult, ToWorker, WorkerLintOptions, WorkerRequest } from "./workerProtocol";
+import type { Position } from "../engine";
+import type { CompletionResult, FixAllResult, FromWorker, HoverResult, LintResult, ToWorker, WorkerLintOptions, WorkerRequest, WorkerResult } from "./workerProtocol";
 import { errorText, Logger } from "./logger";
 
 /** More deaths than this within the window mean something is systematically wrong: stop restarting. */
@@ -16,10 +17,12 @@ export interface WorkerEvents {
   restarted(): void;
   /** The worker dropped its copy of a document and needs it again. */
   lost(uri: string): void;
+  /** Open documents whose imported modules changed in the workspace index. */
+  dependentsChanged?(uris: string[]): void;
 }
 
 interface Pending {
-  resolve(result: LintResult | FixAllResult | undefined): void;
+  resolve(result: WorkerResult | undefined): void;
   reject(error: Error): void;
 }
 
@@ -52,6 +55,15 @@ export class LintWorkerClient {
     return this.request({ type: "fixAll", id: this.nextId++, uri, version, options }) as Promise<FixAllResult | undefined>;
   }
 
+  /** Undefined when the version moved on or nothing at the position has a hover. */
+  hover(uri: string, version: number, position: Position): Promise<HoverResult | undefined> {
+    return this.request({ type: "hover", id: this.nextId++, uri, version, position }) as Promise<HoverResult | undefined>;
+  }
+
+  completion(uri: string, version: number, position: Position): Promise<CompletionResult | undefined> {
+    return this.request({ type: "completion", id: this.nextId++, uri, version, position }) as Promise<CompletionResult | undefined>;
+  }
+
   dispose(): void {
     this.disposed = true;
     this.rejectPending("the language server is shutting down");
@@ -59,7 +71,7 @@ export class LintWorkerClient {
     this.worker = undefined;
   }
 
-  private request(message: WorkerRequest): Promise<LintResult | FixAllResult | undefined> {
+  private request(message: WorkerRequest): Promise<WorkerResult | undefined> {
     const worker = this.worker;
     if (!worker) return Promise.reject(new Error("the lint worker is not running"));
     return new Promise((resolve, reject) => {
@@ -91,6 +103,9 @@ export class LintWorkerClient {
         break;
       case "lost":
         this.events.lost(message.uri);
+        break;
+      case "dependentsChanged":
+        this.events.dependentsChanged?.(message.uris);
         break;
     }
   }

@@ -1,32 +1,51 @@
 /**
  * The language server's connection thread: routes LSP messages to the open documents, the lint
- * worker, the diagnostic scheduler and the code actions. Every handler is guarded: a failure is
- * logged and answered with an empty result, never allowed to end the process.
+ * worker, the diagnostic scheduler, the code actions, and the reader that feeds the worker's
+ * workspace index. Every handler is guarded: a failure is logged and answered with an empty result,
+ * never allowed to end the process.
  */
 import {
   CodeAction,
   CodeActionParams,
+  CompletionItem,
+  CompletionItemKind,
+  CompletionParams,
   createConnection,
+  DidChangeWatchedFilesNotification,
+  Hover,
+  HoverParams,
   InitializeParams,
   InitializeResult,
+  InsertTextFormat,
+  MarkupKind,
   ProposedFeatures,
   TextDocumentSyncKind,
+  WatchKind,
 } from "vscode-languageserver/node";
 import { BaselineStore } from "./baseline";
 import { diagnosticActions, EditTarget, fixAllAction, isFixAllRequested, isRequested, PROVIDED_KINDS } from "./codeActions";
 import { DiagnosticScheduler, lintOptions, MAX_LINTED_CHARACTERS } from "./diagnostics";
+import { registerDagOutline } from "./dagOutline";
 import { OpenDocuments } from "./documents";
 import { LintWorkerClient } from "./lintWorkerClient";
 import { errorText, Logger } from "./logger";
 import { SECTION, SettingsStore } from "./settings";
+import type { CompletionEntry } from "./workerProtocol";
+import { WorkspaceFiles } from "./workspaceFiles";
 
 interface Services {
   scheduler: DiagnosticScheduler;
   worker: LintWorkerClient;
   settings: SettingsStore;
   baseline: BaselineStore;
+  /** Reads the workspace's Python files into the worker's index of operator classes. */
+  files: WorkspaceFiles;
   /** The client applies versioned `documentChanges`. */
   versionedEdits: boolean;
+  /** The client expands snippet tab stops in completions. */
+  snippets: boolean;
+  /** The client accepts file watchers registered by the server. */
+  watchRegistration: boolean;
 }
 
 /** `workerScript` is the file that runs `runLintWorker` in a worker thread (the bundle itself). */
@@ -50,6 +69,7 @@ export function startServer(workerScript: string): void {
   process.on("unhandledRejection", (reason) => log.error(`Unhandled rejection: ${errorText(reason)}`));
 
   const documents = new OpenDocuments();
+  registerDagOutline(connection, documents, log);
   let services: Services | undefined;
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
@@ -62,8 +82,14 @@ export function startServer(workerScript: string): void {
     const baseline = new BaselineStore(trusted, (uri) => services?.scheduler.schedule(uri, 0), log);
     const worker = new LintWorkerClient(workerScript, log, {
       restarted: () => {
+        // The new worker knows neither the documents nor the workspace's modules.
+        files.setFolders(workspaceFolders);
         for (const document of documents.all()) worker.post({ type: "open", uri: document.uri, text: document.text, version: document.version });
         services?.scheduler.scheduleAll();
+        void files.scan();
+      },
+      dependentsChanged: (uris) => {
+        for (const uri of uris) if (documents.get(uri)) services?.scheduler.schedule(uri, 0);
       },
       lost: (uri) => {
         const document = documents.get(uri);
@@ -72,17 +98,48 @@ export function startServer(workerScript: string): void {
         services?.scheduler.schedule(uri, 0);
       },
     });
+    const files = new WorkspaceFiles(worker, (uri) => documents.get(uri) !== undefined, log);
+    const workspaceFolders = params.workspaceFolders?.map((folder) => folder.uri) ?? (params.rootUri ? [params.rootUri] : []);
+    files.setFolders(workspaceFolders);
     const scheduler = new DiagnosticScheduler(documents, worker, settings, baseline, { publish: (uri, version, diagnostics) => void connection.sendDiagnostics({ uri, version, diagnostics }) }, log);
-    services = { scheduler, worker, settings, baseline, versionedEdits: params.capabilities.workspace?.workspaceEdit?.documentChanges === true };
+    services = {
+      scheduler,
+      worker,
+      settings,
+      baseline,
+      files,
+      versionedEdits: params.capabilities.workspace?.workspaceEdit?.documentChanges === true,
+      snippets: params.capabilities.textDocument?.completion?.completionItem?.snippetSupport === true,
+      watchRegistration: params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true,
+    };
     log.info(`Airflow State Store language server started; ${trusted ? "trusted workspace: AS301 compares with git HEAD" : "untrusted workspace: git is not run, AS301 is off"}.`);
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
         codeActionProvider: { codeActionKinds: PROVIDED_KINDS, resolveProvider: false },
+        hoverProvider: true,
+        completionProvider: { triggerCharacters: ["="], resolveProvider: false },
       },
       serverInfo: { name: "airflow-state-store" },
     };
   });
+
+  connection.onInitialized(
+    guard("initialized", undefined, async () => {
+      // In the background: diagnostics of open documents go ahead, and are redone for those whose imported modules turn up.
+      void services?.files.scan();
+      // The client's `**/*.py` watcher says nothing when a whole folder of modules is deleted.
+      if (services?.watchRegistration) {
+        await connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: "**/*", kind: WatchKind.Delete }] });
+      }
+    }),
+  );
+
+  connection.onDidChangeWatchedFiles(
+    guard("didChangeWatchedFiles", undefined, ({ changes }) => {
+      services?.files.filesChanged(changes);
+    }),
+  );
 
   connection.onDidOpenTextDocument(
     guard("didOpen", undefined, ({ textDocument }) => {
@@ -116,6 +173,7 @@ export function startServer(workerScript: string): void {
       const { uri } = textDocument;
       if (!services || !documents.close(uri)) return;
       services.worker.post({ type: "close", uri });
+      services.files.documentClosed(uri);
       services.baseline.forget(uri);
       services.settings.forget(uri);
       services.scheduler.forget(uri);
@@ -150,10 +208,53 @@ export function startServer(workerScript: string): void {
     }),
   );
 
+  connection.onHover(
+    guard("hover", null as Hover | null, async (params: HoverParams) => {
+      const document = documents.get(params.textDocument.uri);
+      if (!services || !document) return null;
+      const { uri, version } = document;
+      if (!(await services.settings.forDocument(uri)).enable) return null;
+      const hover = await services.worker.hover(uri, version, params.position);
+      return hover ? { contents: { kind: MarkupKind.Markdown, value: hover.markdown }, range: hover.range } : null;
+    }),
+  );
+
+  connection.onCompletion(
+    guard("completion", [] as CompletionItem[], async (params: CompletionParams) => {
+      const document = documents.get(params.textDocument.uri);
+      if (!services || !document) return [];
+      const { uri, version } = document;
+      if (!(await services.settings.forDocument(uri)).enable) return [];
+      const result = await services.worker.completion(uri, version, params.position);
+      const snippets = services.snippets;
+      return (result?.items ?? []).map((entry) => completionItem(entry, snippets));
+    }),
+  );
+
   connection.onShutdown(() => {
     services?.scheduler.dispose();
     services?.worker.dispose();
   });
 
   connection.listen();
+}
+
+function completionItem(entry: CompletionEntry, snippets: boolean): CompletionItem {
+  const newText = entry.snippet && !snippets ? withoutTabStops(entry.edit.newText) : entry.edit.newText;
+  return {
+    label: entry.label,
+    kind: entry.snippet ? CompletionItemKind.Snippet : CompletionItemKind.Constant,
+    detail: entry.detail,
+    documentation: { kind: MarkupKind.Markdown, value: entry.documentation },
+    filterText: entry.filterText,
+    sortText: entry.sortText,
+    insertTextFormat: entry.snippet && snippets ? InsertTextFormat.Snippet : InsertTextFormat.PlainText,
+    textEdit: { range: entry.edit.range, newText },
+    additionalTextEdits: entry.additionalEdits.map((edit) => ({ range: edit.range, newText: edit.newText })),
+  };
+}
+
+/** `timedelta(days=${1:7})` → `timedelta(days=7)`, for clients without snippet support. */
+function withoutTabStops(snippet: string): string {
+  return snippet.replace(/\$\{\d+:([^}]*)\}/g, "$1").replace(/\$\d+/g, "");
 }

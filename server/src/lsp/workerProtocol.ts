@@ -3,7 +3,7 @@
  * Linting a large file takes seconds, so the syntax trees and every engine call live in a worker
  * thread; the connection thread only routes LSP messages and never waits on a rule.
  */
-import type { ContentChange, FixKind, Range, Severity, SeveritySetting } from "../engine";
+import type { ContentChange, FixKind, Position, Range, Severity, SeveritySetting } from "../engine";
 
 export interface WorkerLintOptions {
   severities: Record<string, SeveritySetting>;
@@ -42,21 +42,64 @@ export interface FixAllResult {
   edit?: PlacedEdit;
 }
 
+export interface HoverResult {
+  range: Range;
+  markdown: string;
+}
+
+export interface CompletionEntry {
+  label: string;
+  filterText: string;
+  sortText: string;
+  detail: string;
+  documentation: string;
+  /** Replaces the partly typed word. */
+  edit: PlacedEdit;
+  /** `edit.newText` holds snippet tab stops. */
+  snippet: boolean;
+  /** The import the entry needs. */
+  additionalEdits: PlacedEdit[];
+}
+
+export interface CompletionResult {
+  items: CompletionEntry[];
+}
+
+/** A Python file of the workspace read from disk, for the workspace index. */
+export interface IndexedFile {
+  path: string;
+  text: string;
+}
+
 export type ToWorker =
   | { type: "open"; uri: string; text: string; version: number }
   | { type: "change"; uri: string; changes: ContentChange[]; version: number }
   | { type: "close"; uri: string }
+  /** The workspace folders, where module names start. */
+  | { type: "workspaceRoots"; roots: string[] }
+  /** Files read from disk; an open document's own text takes precedence over its file's. */
+  | { type: "index"; files: IndexedFile[] }
+  /** Files (or folders) deleted from disk. */
+  | { type: "unindex"; paths: string[] }
   | { type: "lint"; id: number; uri: string; version: number; options: WorkerLintOptions }
-  | { type: "fixAll"; id: number; uri: string; version: number; options: WorkerLintOptions };
+  | { type: "fixAll"; id: number; uri: string; version: number; options: WorkerLintOptions }
+  | { type: "hover"; id: number; uri: string; version: number; position: Position }
+  | { type: "completion"; id: number; uri: string; version: number; position: Position };
 
 export type WorkerRequest = Extract<ToWorker, { id: number }>;
 
-export type ResultOf<R extends WorkerRequest> = (R extends { type: "lint" } ? LintResult : FixAllResult) | undefined;
+export type ResultOf<R extends WorkerRequest> =
+  | (R extends { type: "lint" } ? LintResult : R extends { type: "fixAll" } ? FixAllResult : R extends { type: "hover" } ? HoverResult : CompletionResult)
+  | undefined;
 
-/** A request's reply. `result` is undefined when the worker's copy of the document is not at the requested version. */
+export type WorkerResult = LintResult | FixAllResult | HoverResult | CompletionResult;
+
+/** A request's reply. `result` is undefined when the worker's copy of the document is not at the requested version (or a hover finds nothing). */
 export type FromWorker =
-  | { type: "reply"; id: number; result: LintResult | FixAllResult | undefined }
+  | { type: "reply"; id: number; result: WorkerResult | undefined }
   | { type: "failed"; id: number; message: string }
   | { type: "log"; level: "info" | "error"; message: string }
   /** The worker could not apply a change and dropped its copy; the connection thread re-sends the document. */
-  | { type: "lost"; uri: string };
+  | { type: "lost"; uri: string }
+  /** Open documents that import a module whose classes changed in the workspace index: lint them again. */
+  | { type: "dependentsChanged"; uris: string[] };

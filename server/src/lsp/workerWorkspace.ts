@@ -1,0 +1,188 @@
+/**
+ * The lint worker's workspace index (the classes of the workspace's modules, for rules that follow
+ * an operator into another file) and what keeps it current:
+ * - files read from disk by the connection thread are queued and summarised in slices of a few
+ *   milliseconds, so lint requests arriving meanwhile are answered between two slices;
+ * - open documents are summarised from their own syntax tree a moment after they change, and their
+ *   text takes precedence over the file on disk until they are closed;
+ * - every lint records the files its resolutions looked at or for; when one of them changes (or the
+ *   folders modules are searched in do), the documents that consulted it are reported, to be linted
+ *   again.
+ */
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Consulted, MAX_INDEXED_CHARACTERS, PythonDocument, WorkspaceClasses, WorkspaceIndex } from "../engine";
+import { SemanticModel } from "../engine/semantic/model";
+import type { IndexedFile } from "./workerProtocol";
+
+/** Work done per turn of the event loop before letting waiting messages through. */
+const SLICE_MS = 15;
+
+/** Pause after an open document's last change before its summary is refreshed. */
+const OPEN_DOCUMENT_DELAY_MS = 200;
+
+/** How often, at most, documents are reported while files are still being indexed (when idle, at once). */
+const BUSY_REPORT_INTERVAL_MS = 1000;
+
+type Work = { kind: "update"; file: IndexedFile } | { kind: "remove"; path: string };
+
+export class WorkerWorkspace {
+  private readonly index = new WorkspaceIndex();
+  private readonly queue: Work[] = [];
+  private sliceScheduled = false;
+  /** Open documents with a file path, by path; their text is what the index holds for that path. */
+  private readonly openPaths = new Map<string, string>();
+  private readonly dirtyOpen = new Set<string>();
+  private openTimer: NodeJS.Timeout | undefined;
+  /** What each open document's last lint consulted. */
+  private readonly consultedBy = new Map<string, Consulted>();
+  private readonly changedPaths = new Set<string>();
+  private rootsGeneration = this.index.rootsGeneration;
+  private readonly pendingReport = new Set<string>();
+  private reportTimer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly documents: ReadonlyMap<string, PythonDocument>,
+    private readonly report: (uris: string[]) => void,
+    private readonly logError: (message: string) => void,
+  ) {}
+
+  setRoots(roots: string[]): void {
+    this.index.setRoots(roots);
+    this.reportAffected();
+  }
+
+  enqueue(files: IndexedFile[]): void {
+    for (const file of files) this.queue.push({ kind: "update", file: { path: path.resolve(file.path), text: file.text } });
+    this.scheduleSlice();
+  }
+
+  remove(paths: string[]): void {
+    for (const removed of paths) this.queue.push({ kind: "remove", path: path.resolve(removed) });
+    this.scheduleSlice();
+  }
+
+  opened(uri: string): void {
+    const file = filePathOf(uri);
+    if (file) this.openPaths.set(file, uri);
+    this.changed(uri);
+  }
+
+  changed(uri: string): void {
+    this.dirtyOpen.add(uri);
+    clearTimeout(this.openTimer);
+    this.openTimer = setTimeout(() => this.refreshOpenDocuments(), OPEN_DOCUMENT_DELAY_MS);
+  }
+
+  /** The document's file is read from disk again by the connection thread (or removed) after this. */
+  closed(uri: string): void {
+    const file = filePathOf(uri);
+    if (file && this.openPaths.get(file) === uri) this.openPaths.delete(file);
+    this.dirtyOpen.delete(uri);
+    this.consultedBy.delete(uri);
+  }
+
+  /** The index as a lint of `uri` sees it, recording what it consults for the next change. */
+  forLint(uri: string): WorkspaceClasses {
+    const consulted: Consulted = new Set();
+    this.consultedBy.set(uri, consulted);
+    return this.index.recording(consulted);
+  }
+
+  /** The index for a request whose consultations need not be remembered (fix-all). */
+  get classes(): WorkspaceClasses {
+    return this.index;
+  }
+
+  private scheduleSlice(): void {
+    if (this.sliceScheduled) return;
+    this.sliceScheduled = true;
+    setImmediate(() => {
+      this.sliceScheduled = false;
+      this.runSlice();
+    });
+  }
+
+  private runSlice(): void {
+    const started = Date.now();
+    while (this.queue.length > 0 && Date.now() - started < SLICE_MS) {
+      const work = this.queue.shift()!;
+      try {
+        if (work.kind === "update") {
+          // An open document's text is the truth for its path, whatever the disk holds.
+          if (this.openPaths.has(work.file.path) || work.file.text.length > MAX_INDEXED_CHARACTERS) continue;
+          if (this.index.update(work.file.path, work.file.text)) this.changedPaths.add(work.file.path);
+        } else {
+          if (this.openPaths.has(work.path)) continue;
+          for (const removed of this.index.remove(work.path)) this.changedPaths.add(removed);
+          // A folder: the documents that looked for modules below it.
+          this.changedPaths.add(work.path);
+        }
+      } catch (error) {
+        this.logError(`Could not index ${work.kind === "update" ? work.file.path : work.path}: ${String(error)}`);
+      }
+    }
+    if (this.queue.length > 0) this.scheduleSlice();
+    this.reportAffected();
+  }
+
+  private refreshOpenDocuments(): void {
+    this.openTimer = undefined;
+    for (const uri of this.dirtyOpen) {
+      const document = this.documents.get(uri);
+      const file = filePathOf(uri);
+      if (!document || !file || this.openPaths.get(file) !== uri) continue;
+      const text = document.getText();
+      if (text.length > MAX_INDEXED_CHARACTERS) continue;
+      try {
+        if (this.index.updateFromModel(file, new SemanticModel(document.tree, text))) this.changedPaths.add(file);
+      } catch (error) {
+        this.logError(`Could not index the open document ${uri}: ${String(error)}`);
+      }
+    }
+    this.dirtyOpen.clear();
+    this.reportAffected();
+  }
+
+  /** Reports the open documents whose last lint consulted a changed file, at once when idle, at most once a second while indexing. */
+  private reportAffected(): void {
+    const rootsMoved = this.index.rootsGeneration !== this.rootsGeneration;
+    this.rootsGeneration = this.index.rootsGeneration;
+    if (rootsMoved || this.changedPaths.size > 0) {
+      for (const [uri, consulted] of this.consultedBy) {
+        if (consulted.size === 0) continue;
+        if (rootsMoved || [...this.changedPaths].some((changed) => consulted.has(changed) || isBelowAny(changed, consulted))) this.pendingReport.add(uri);
+      }
+      this.changedPaths.clear();
+    }
+    if (this.pendingReport.size === 0) return;
+    if (this.queue.length === 0) this.flushReport();
+    else if (!this.reportTimer) this.reportTimer = setTimeout(() => this.flushReport(), BUSY_REPORT_INTERVAL_MS);
+  }
+
+  private flushReport(): void {
+    clearTimeout(this.reportTimer);
+    this.reportTimer = undefined;
+    const uris = [...this.pendingReport].filter((uri) => this.documents.has(uri));
+    this.pendingReport.clear();
+    if (uris.length > 0) this.report(uris);
+  }
+}
+
+/** A removed folder invalidates the files looked for below it. */
+function isBelowAny(folder: string, files: Consulted): boolean {
+  if (folder.endsWith(".py")) return false;
+  const prefix = folder.endsWith(path.sep) ? folder : folder + path.sep;
+  for (const file of files) if (file.startsWith(prefix)) return true;
+  return false;
+}
+
+/** The absolute path of a file: URI; undefined for other schemes. */
+export function filePathOf(uri: string): string | undefined {
+  if (!uri.startsWith("file:")) return undefined;
+  try {
+    return path.resolve(fileURLToPath(uri));
+  } catch {
+    return undefined;
+  }
+}

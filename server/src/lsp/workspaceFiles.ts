@@ -1,0 +1,187 @@
+/**
+ * Feeds the lint worker's workspace index from disk: after initialize, the workspace folders' `*.py`
+ * files are read in the background (never the version control, dependency, virtual environment or
+ * hidden folders; at most MAX_INDEXED_FILES files of at most MAX_FILE_BYTES each, and what is left
+ * out is logged); afterwards, the client's file events and closed documents keep it current. Reading
+ * is asynchronous and the worker indexes in slices, so diagnostics never wait for it.
+ */
+import { promises as fs } from "node:fs";
+import * as path from "node:path";
+import { FileChangeType, FileEvent } from "vscode-languageserver";
+import { isSkippedFolder, MAX_INDEXED_CHARACTERS } from "../engine";
+import { isWithin } from "../engine/workspace/modulePaths";
+import type { LintWorkerClient } from "./lintWorkerClient";
+import { errorText, Logger } from "./logger";
+import type { IndexedFile } from "./workerProtocol";
+import { filePathOf } from "./workerWorkspace";
+
+/** Enough for any Airflow project's own code; a workspace with more is mostly someone else's. */
+export const MAX_INDEXED_FILES = 10_000;
+/** A UTF-8 file of MAX_INDEXED_CHARACTERS characters is at least this long. */
+const MAX_FILE_BYTES = MAX_INDEXED_CHARACTERS;
+/** Files, and characters, posted to the worker in one message at most (a message is copied whole). */
+const BATCH_FILES = 64;
+const BATCH_CHARACTERS = 2_000_000;
+/** Names of skipped files listed in the log, before "and N more". */
+const LISTED_SKIPS = 5;
+
+interface ScanReport {
+  indexed: number;
+  tooLarge: string[];
+  unreadable: string[];
+  /** Folders not searched because the file limit was reached. */
+  truncated: boolean;
+}
+
+export class WorkspaceFiles {
+  private folders: string[] = [];
+  /** Bumped by every scan, so a scan replaced by a newer one stops. */
+  private scanGeneration = 0;
+  /** Paths an event or a close read while the scan ran: the scan's older read of them is dropped. */
+  private readonly freshDuringScan = new Set<string>();
+  /** File events and closes are applied in order, one at a time. */
+  private pending: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly worker: LintWorkerClient,
+    private readonly isOpen: (uri: string) => boolean,
+    private readonly log: Logger,
+  ) {}
+
+  /** The workspace folders (file URIs), sent to the worker as the roots of module names. */
+  setFolders(uris: readonly string[]): void {
+    this.folders = uris.map(filePathOf).filter((folder): folder is string => folder !== undefined);
+    this.worker.post({ type: "workspaceRoots", roots: this.folders });
+  }
+
+  /** Reads every Python file of the workspace folders into the index, in the background. Resolves when done. */
+  async scan(): Promise<void> {
+    const generation = ++this.scanGeneration;
+    this.freshDuringScan.clear();
+    if (this.folders.length === 0) return;
+    const started = Date.now();
+    const report: ScanReport = { indexed: 0, tooLarge: [], unreadable: [], truncated: false };
+    let batch: IndexedFile[] = [];
+    let batchCharacters = 0;
+    const flush = () => {
+      const files = batch.filter((file) => !this.freshDuringScan.has(file.path));
+      batch = [];
+      batchCharacters = 0;
+      if (files.length > 0) this.worker.post({ type: "index", files });
+    };
+    try {
+      for (const folder of this.folders) {
+        for await (const file of pythonFiles(folder, () => generation !== this.scanGeneration)) {
+          if (generation !== this.scanGeneration) return;
+          if (report.indexed >= MAX_INDEXED_FILES) {
+            report.truncated = true;
+            break;
+          }
+          const read = await readIndexable(file);
+          if ("text" in read) {
+            batch.push({ path: file, text: read.text });
+            batchCharacters += read.text.length;
+            report.indexed++;
+            if (batch.length >= BATCH_FILES || batchCharacters >= BATCH_CHARACTERS) flush();
+          } else if (read.reason === "too large") report.tooLarge.push(file);
+          else if (read.reason !== "missing") report.unreadable.push(file);
+        }
+        if (report.truncated) break;
+      }
+      flush();
+    } catch (error) {
+      this.log.error(`Indexing the workspace's Python files failed: ${errorText(error)}`);
+      return;
+    }
+    if (generation !== this.scanGeneration) return;
+    this.freshDuringScan.clear();
+    this.logReport(report, Date.now() - started);
+  }
+
+  /**
+   * workspace/didChangeWatchedFiles: the client watches `**\/*.py`, and the server asks for deletions
+   * of anything (a deleted folder is reported alone, not the modules that were in it).
+   */
+  filesChanged(changes: readonly FileEvent[]): void {
+    for (const change of changes) {
+      const file = filePathOf(change.uri);
+      if (!file || !this.isIndexed(file)) continue;
+      if (change.type === FileChangeType.Deleted) this.enqueue(file, () => this.worker.post({ type: "unindex", paths: [file] }));
+      // An open document's own text is indexed; its file is read again when it closes.
+      else if (file.endsWith(".py") && !this.isOpen(change.uri)) this.enqueue(file, () => this.reindex(file));
+    }
+  }
+
+  /** A closed document's text may differ from its file (closed without saving): index the file again. */
+  documentClosed(uri: string): void {
+    const file = filePathOf(uri);
+    if (!file) return;
+    if (this.isIndexed(file)) this.enqueue(file, () => this.reindex(file));
+    else this.worker.post({ type: "unindex", paths: [file] });
+  }
+
+  private enqueue(file: string, work: () => void | Promise<void>): void {
+    this.freshDuringScan.add(file);
+    this.pending = this.pending.then(work).catch((error: unknown) => this.log.error(`Updating the workspace index for ${file} failed: ${errorText(error)}`));
+  }
+
+  private async reindex(file: string): Promise<void> {
+    const read = await readIndexable(file);
+    if ("text" in read) this.worker.post({ type: "index", files: [{ path: file, text: read.text }] });
+    else this.worker.post({ type: "unindex", paths: [file] });
+  }
+
+  /** Inside a workspace folder and not inside a folder the scan skips. */
+  private isIndexed(file: string): boolean {
+    return this.folders.some((folder) => isWithin(folder, file) && !path.relative(folder, path.dirname(file)).split(path.sep).some((part) => part !== "" && isSkippedFolder(part)));
+  }
+
+  private logReport(report: ScanReport, elapsedMs: number): void {
+    const lines = [`Indexed ${report.indexed} Python file${report.indexed === 1 ? "" : "s"} of the workspace in ${elapsedMs} ms, for operator classes imported from other modules.`];
+    if (report.truncated) lines.push(`Stopped at ${MAX_INDEXED_FILES} files: classes of the files not read are not followed.`);
+    if (report.tooLarge.length > 0) lines.push(`Skipped ${report.tooLarge.length} file(s) over ${MAX_FILE_BYTES} bytes: ${listed(report.tooLarge)}.`);
+    if (report.unreadable.length > 0) lines.push(`Could not read ${report.unreadable.length} file(s): ${listed(report.unreadable)}.`);
+    this.log.info(lines.join(" "));
+  }
+}
+
+/** The `*.py` files below `folder`, depth first in name order, without following symbolic links to folders. */
+async function* pythonFiles(folder: string, cancelled: () => boolean): AsyncGenerator<string> {
+  let entries;
+  try {
+    entries = await fs.readdir(folder, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  // A virtual environment under any name: its packages are not the project's modules.
+  if (entries.some((entry) => entry.name === "pyvenv.cfg" && entry.isFile())) return;
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const entry of entries) {
+    if (cancelled()) return;
+    const full = path.join(folder, entry.name);
+    if (entry.isDirectory()) {
+      if (!isSkippedFolder(entry.name) && entry.name !== "site-packages") yield* pythonFiles(full, cancelled);
+    } else if ((entry.isFile() || entry.isSymbolicLink()) && entry.name.endsWith(".py")) {
+      yield full;
+    }
+  }
+}
+
+type Readable = { text: string } | { reason: "too large" | "missing" | "unreadable" };
+
+async function readIndexable(file: string): Promise<Readable> {
+  try {
+    const stats = await fs.stat(file);
+    if (!stats.isFile()) return { reason: "missing" };
+    if (stats.size > MAX_FILE_BYTES) return { reason: "too large" };
+    // Editors do not count a byte order mark; the parser would see it as a stray character.
+    return { text: (await fs.readFile(file, "utf8")).replace(/^\uFEFF/, "") };
+  } catch (error) {
+    return { reason: (error as NodeJS.ErrnoException).code === "ENOENT" ? "missing" : "unreadable" };
+  }
+}
+
+function listed(files: readonly string[]): string {
+  const shown = files.slice(0, LISTED_SKIPS).join(", ");
+  return files.length > LISTED_SKIPS ? `${shown} and ${files.length - LISTED_SKIPS} more` : shown;
+}
