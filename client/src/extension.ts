@@ -5,6 +5,7 @@
  */
 import * as vscode from "vscode";
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from "vscode-languageclient/node";
+import { activateStoreBrowser } from "./storeBrowser/vscode";
 
 const CLIENT_ID = "airflowStateStore";
 const CLIENT_NAME = "Airflow State Store";
@@ -25,6 +26,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand("airflowStateStore.restartServer", () => restartServer(context, output)),
     vscode.workspace.onDidGrantWorkspaceTrust(() => restartServer(context, output)),
   );
+  activateStoreBrowser(context, () => client);
   await serialized(() => startServer(context, output));
 }
 

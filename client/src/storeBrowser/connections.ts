@@ -1,0 +1,187 @@
+/**
+ * One REST client per configured environment, built from the settings and the secret kept for it,
+ * and the gate in front of them: nothing is sent from an untrusted workspace, and an environment
+ * whose password or token is missing is "signed out" rather than tried without credentials.
+ */
+import { AirflowClient } from "../rest/client";
+import { supportsStateStore } from "../rest/browse";
+import type { FetchLike, VersionInfo } from "../rest/types";
+import { environmentIdentity, secretKey, type EnvironmentConfig } from "./environments";
+import { insecureFetch } from "./insecureFetch";
+
+/** Where passwords and tokens are kept (VS Code's SecretStorage in the editor). */
+export interface SecretStore {
+  get(key: string): Promise<string | undefined>;
+  store(key: string, value: string): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+export interface BrowserSettings {
+  environments: EnvironmentConfig[];
+  /** Problems found reading the environments setting. */
+  problems: string[];
+  activeName?: string;
+  /** `airflowStateStore.maxValueLength`: longest JSON text sent, 0 = no limit. */
+  maxValueLength: number;
+  /** Whether the workspace is trusted; an untrusted one sends nothing. */
+  trusted: boolean;
+}
+
+export type Connection =
+  | { kind: "untrusted" }
+  | { kind: "no-environment"; problems: string[] }
+  | { kind: "signed-out"; env: EnvironmentConfig }
+  | { kind: "ready"; env: EnvironmentConfig; client: AirflowClient };
+
+export interface ConnectionsOptions {
+  /** Replaces the global fetch for environments that verify TLS (tests). */
+  fetch?: FetchLike;
+  /** Per-request timeout, milliseconds. */
+  timeoutMs?: number;
+}
+
+interface CachedClient {
+  identity: string;
+  secret: string | undefined;
+  maxValueLength: number;
+  client: AirflowClient;
+}
+
+export class Connections {
+  private settings: BrowserSettings = { environments: [], problems: [], maxValueLength: 65535, trusted: false };
+  private readonly clients = new Map<string, CachedClient>();
+  private readonly versions = new Map<string, Promise<VersionInfo>>();
+
+  constructor(
+    private readonly secrets: SecretStore,
+    private readonly options: ConnectionsOptions = {},
+  ) {}
+
+  update(settings: BrowserSettings): void {
+    this.settings = settings;
+    const identities = new Set(settings.environments.map(environmentIdentity));
+    for (const [name, cached] of this.clients) {
+      if (!identities.has(cached.identity) || cached.maxValueLength !== settings.maxValueLength) this.clients.delete(name);
+    }
+    for (const identity of this.versions.keys()) if (!identities.has(identity)) this.versions.delete(identity);
+  }
+
+  get trusted(): boolean {
+    return this.settings.trusted;
+  }
+
+  get environments(): readonly EnvironmentConfig[] {
+    return this.settings.environments;
+  }
+
+  /** Entries of the environments setting that were skipped, one sentence each. */
+  get problems(): readonly string[] {
+    return this.settings.problems;
+  }
+
+  get maxValueLength(): number {
+    return this.settings.maxValueLength;
+  }
+
+  /** The environment named by `activeEnvironment`, else the first one. */
+  get active(): EnvironmentConfig | undefined {
+    const { environments, activeName } = this.settings;
+    return environments.find((e) => e.name === activeName) ?? environments[0];
+  }
+
+  find(name: string): EnvironmentConfig | undefined {
+    return this.settings.environments.find((e) => e.name === name);
+  }
+
+  /** A client for the environment (the active one by default), or why there is none. */
+  async connect(env: EnvironmentConfig | undefined = this.active): Promise<Connection> {
+    if (!this.settings.trusted) return { kind: "untrusted" };
+    if (!env) return { kind: "no-environment", problems: this.settings.problems };
+    const key = secretKey(env);
+    const secret = key ? await this.secrets.get(key) : undefined;
+    if (key && !secret) return { kind: "signed-out", env };
+    const identity = environmentIdentity(env);
+    const cached = this.clients.get(env.name);
+    if (cached && cached.identity === identity && cached.secret === secret && cached.maxValueLength === this.settings.maxValueLength) {
+      return { kind: "ready", env, client: cached.client };
+    }
+    const client = this.createClient(env, secret);
+    this.clients.set(env.name, { identity, secret, maxValueLength: this.settings.maxValueLength, client });
+    return { kind: "ready", env, client };
+  }
+
+  /** `GET /api/v2/version`, asked once per environment until `forget`; a failure is not remembered. */
+  version(env: EnvironmentConfig, client: AirflowClient): Promise<VersionInfo> {
+    const identity = environmentIdentity(env);
+    let pending = this.versions.get(identity);
+    if (!pending) {
+      pending = client.getVersion();
+      this.versions.set(identity, pending);
+      pending.catch(() => {
+        if (this.versions.get(identity) === pending) this.versions.delete(identity);
+      });
+    }
+    return pending;
+  }
+
+  /** Whether the environment's Airflow has the state store API, once its version is known. */
+  async supportsStore(env: EnvironmentConfig, client: AirflowClient): Promise<boolean> {
+    return supportsStateStore((await this.version(env, client)).version);
+  }
+
+  /** Forgets what was learnt about the environment (its version), e.g. on refresh. */
+  forget(env: EnvironmentConfig): void {
+    this.versions.delete(environmentIdentity(env));
+  }
+
+  /**
+   * Checks a password or token against the server and keeps it when Airflow accepts it: a password
+   * is exchanged for a token, a token must list one DAG. Throws the client's error otherwise
+   * (AuthError for rejected credentials, NetworkError when the server cannot be reached).
+   */
+  async signIn(env: EnvironmentConfig, secret: string): Promise<void> {
+    if (!this.settings.trusted) throw new Error("Credentials are not sent from an untrusted workspace.");
+    const key = secretKey(env);
+    if (!key) return;
+    const client = this.createClient(env, secret);
+    if (env.auth === "password") await client.signIn();
+    else await client.listDags({ limit: 1 });
+    await this.storeSecret(env, secret);
+    this.clients.set(env.name, { identity: environmentIdentity(env), secret, maxValueLength: this.settings.maxValueLength, client });
+  }
+
+  /** Keeps a secret without checking it (the user chose to, e.g. while the server is down). */
+  async storeSecret(env: EnvironmentConfig, secret: string): Promise<void> {
+    const key = secretKey(env);
+    if (key) await this.secrets.store(key, secret);
+  }
+
+  /** Deletes the stored secret and the session token. */
+  async signOut(env: EnvironmentConfig): Promise<void> {
+    this.clients.get(env.name)?.client.signOut();
+    this.clients.delete(env.name);
+    const key = secretKey(env);
+    if (key) await this.secrets.delete(key);
+  }
+
+  async hasSecret(env: EnvironmentConfig): Promise<boolean> {
+    const key = secretKey(env);
+    return key ? (await this.secrets.get(key)) !== undefined : true;
+  }
+
+  private createClient(env: EnvironmentConfig, secret: string | undefined): AirflowClient {
+    const auth =
+      env.auth === "password"
+        ? ({ kind: "password", username: env.username ?? "", password: secret ?? "" } as const)
+        : env.auth === "token"
+          ? ({ kind: "token", token: secret ?? "" } as const)
+          : ({ kind: "none" } as const);
+    return new AirflowClient({
+      baseUrl: env.baseUrl,
+      auth,
+      maxValueLength: this.settings.maxValueLength,
+      timeoutMs: this.options.timeoutMs,
+      fetch: env.verifyTls ? this.options.fetch : insecureFetch,
+    });
+  }
+}
