@@ -5,6 +5,7 @@
  */
 import * as vscode from "vscode";
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from "vscode-languageclient/node";
+import { showAirflowVersion } from "./airflowVersionStatus";
 import { activateStoreBrowser } from "./storeBrowser/vscode";
 
 const CLIENT_ID = "airflowStateStore";
@@ -54,6 +55,7 @@ async function startServer(context: vscode.ExtensionContext, output: vscode.LogO
   };
   const started = new LanguageClient(CLIENT_ID, CLIENT_NAME, serverOptions, clientOptions);
   client = started;
+  showAirflowVersion(context, started);
   try {
     await started.start();
   } catch (error) {

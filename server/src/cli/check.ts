@@ -1,11 +1,13 @@
 /**
- * Checks one file: read it, fetch its git baseline when a rule compares with one, lint it (or fix
- * it and lint what remains), write it back when a fix changed it. Failures become messages in the
- * outcome, never exceptions, so one bad file does not stop the others.
+ * Checks one file: read it, fetch its git baseline when a rule compares with one, find the Airflow
+ * version its project pins, lint it (or fix it and lint what remains), write it back when a fix
+ * changed it. Failures become messages in the outcome, never exceptions, so one bad file does not
+ * stop the others.
  */
 import { pathToFileURL } from "node:url";
 import { Diagnostic, enabledRules, fixAll, lint, LintOptions, PythonDocument, WorkspaceIndex } from "../engine";
 import { committedText } from "../engine/git";
+import { AirflowPin, AirflowVersionResolver } from "../engine/project";
 import { readSourceFile, writeSourceFile } from "./files";
 import { hasStarImport } from "./workspace";
 
@@ -23,6 +25,8 @@ export interface CheckSettings {
   baseline: string;
   /** Classes of the modules the checked files import. */
   workspace?: WorkspaceIndex;
+  /** The Airflow version each file's project pins (AS501, AS502), read from disk once per folder. */
+  pins?: AirflowVersionResolver;
 }
 
 export interface FileOutcome {
@@ -58,6 +62,7 @@ export async function checkFile(file: string, settings: CheckSettings, withBasel
     path: file,
     baselineText,
     workspace: settings.workspace,
+    airflowPin: pinOf(file, settings.pins, outcome),
     onRuleError: (rule, error) => ruleErrors.add(`rule ${rule.code} failed, so the file was not checked completely: ${error instanceof Error ? error.message : String(error)}`),
   };
 
@@ -80,4 +85,14 @@ export async function checkFile(file: string, settings: CheckSettings, withBasel
   }
   outcome.errors.push(...ruleErrors);
   return outcome;
+}
+
+/** The file's pin; a project file no reader can make sense of is reported with the file, which is still checked. */
+function pinOf(file: string, pins: AirflowVersionResolver | undefined, outcome: FileOutcome): AirflowPin | undefined {
+  try {
+    return pins?.pinFor(file);
+  } catch (error) {
+    outcome.errors.push(`could not read the Airflow version the project pins, so AS501 and AS502 were not checked: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  }
 }

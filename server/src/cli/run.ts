@@ -1,5 +1,6 @@
 /** The whole command: arguments in, output written, exit status out. main.ts only wires it to the process. */
 import { packageVersion } from "../docs/location";
+import { AirflowVersionResolver, diskProjectFiles } from "../engine/project";
 import { parseCliArgs, PROGRAM, USAGE, UsageError, CliOptions, Format } from "./args";
 import { checkFile, CheckSettings, needsBaseline } from "./check";
 import { findPythonFiles, mapConcurrently, missingPaths } from "./files";
@@ -48,6 +49,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     fix: options.fix,
     baseline: options.baseline,
     workspace: cliWorkspace(io.cwd, options.paths),
+    pins: new AirflowVersionResolver(diskProjectFiles),
   };
   const search = await findPythonFiles(options.paths, io.cwd);
   const withBaseline = needsBaseline(settings);

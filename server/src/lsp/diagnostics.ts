@@ -2,12 +2,14 @@
  * When to lint and what to publish. A change schedules a lint after a short pause in typing; the lint
  * runs in the worker for the version current at that moment, at most one at a time per document, and
  * its result is published only if the document is still at that version (otherwise the newer
- * version's own lint follows). The last published result per document is kept for code actions.
+ * version's own lint follows), together with the Airflow version pin the lint used. The last
+ * published result per document is kept for code actions.
  */
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Diagnostic as LspDiagnostic, DiagnosticSeverity } from "vscode-languageserver";
 import type { Severity } from "../engine";
+import type { AirflowPin } from "../engine/project";
 import type { BaselineStore } from "./baseline";
 import type { OpenDocument, OpenDocuments } from "./documents";
 import type { LintWorkerClient } from "./lintWorkerClient";
@@ -63,6 +65,8 @@ export function lintOptions(uri: string, settings: ServerSettings, baselineText:
 
 export interface Publisher {
   publish(uri: string, version: number | undefined, diagnostics: LspDiagnostic[]): void;
+  /** The pin the published diagnostics were computed with; undefined when none is known or the document was not linted. */
+  airflowVersion?(uri: string, pin: AirflowPin | undefined): void;
 }
 
 export interface PublishedResult {
@@ -159,11 +163,12 @@ export class DiagnosticScheduler {
     const result = await this.worker.lint(uri, version, lintOptions(uri, settings, this.baseline.textFor(uri)));
     if (!result || !isCurrent()) return;
     if (result.relevant) this.baseline.ensure(uri);
-    this.store(uri, version, result.diagnostics);
+    this.store(uri, version, result.diagnostics, result.airflowPin);
   }
 
-  private store(uri: string, version: number, diagnostics: LintedDiagnostic[]): void {
+  private store(uri: string, version: number, diagnostics: LintedDiagnostic[], airflowPin?: AirflowPin): void {
     this.published.set(uri, { version, diagnostics });
     this.publisher.publish(uri, version, diagnostics.map(toLspDiagnostic));
+    this.publisher.airflowVersion?.(uri, airflowPin);
   }
 }

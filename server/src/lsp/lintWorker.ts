@@ -2,16 +2,19 @@
  * The worker thread that owns the open documents' syntax trees and runs the engine. It applies every
  * incremental change to its `PythonDocument` (tree.edit + incremental re-parse) and answers lint and
  * fix-all requests in the order they were posted, so a request always sees every change sent before it.
- * It also holds the workspace index rules follow imports through (workerWorkspace.ts), and answers
- * hover and completion requests from the same trees.
+ * It also holds the workspace index rules follow imports through (workerWorkspace.ts), resolves the
+ * Airflow version each document's project pins from disk (workerPins.ts, for AS501 and AS502), and
+ * answers hover and completion requests from the same trees.
  */
 import { parentPort } from "node:worker_threads";
 import { completionsAt, ContentChange, fixAll, hoverAt, lint, LintOptions, Position, PythonDocument, Rule, TextEdit, WorkspaceClasses } from "../engine";
+import type { AirflowPin } from "../engine/project";
 import { changedLinesEdit } from "./changedLines";
 import { ruleDocumentationUri } from "./diagnostics";
 import { errorText } from "./logger";
 import { suppressionEdit } from "./suppression";
 import type { CompletionResult, FixAllResult, FromWorker, HoverResult, LintedDiagnostic, LintResult, PlacedEdit, ToWorker, WorkerLintOptions, WorkerRequest, WorkerResult } from "./workerProtocol";
+import { WorkerPins } from "./workerPins";
 import { WorkerWorkspace } from "./workerWorkspace";
 
 /** Distinct rule failures already logged; a rule that throws on every keystroke is reported once. */
@@ -28,6 +31,7 @@ export function runLintWorker(): void {
     (uris) => post({ type: "dependentsChanged", uris }),
     (message) => post({ type: "log", level: "error", message }),
   );
+  const pins = new WorkerPins((message) => post({ type: "log", level: "error", message }));
 
   const ruleErrorLogger = (uri: string) => (rule: Rule, error: unknown) => {
     const detail = errorText(error);
@@ -38,11 +42,17 @@ export function runLintWorker(): void {
     post({ type: "log", level: "error", message: `Rule ${rule.code} failed on ${uri}; the other rules still ran.\n${detail}` });
   };
 
-  const engineOptions = (uri: string, options: WorkerLintOptions, classes: WorkspaceClasses): LintOptions => ({ ...options, workspace: classes, onRuleError: ruleErrorLogger(uri) });
+  const engineOptions = (uri: string, options: WorkerLintOptions, classes: WorkspaceClasses, airflowPin: AirflowPin | undefined): LintOptions => ({
+    ...options,
+    workspace: classes,
+    airflowPin,
+    onRuleError: ruleErrorLogger(uri),
+  });
 
   function lintDocument(document: PythonDocument, options: WorkerLintOptions): LintResult {
     const relevant = document.isRelevant();
-    const diagnostics = lint(document, engineOptions(document.uri, options, workspace.forLint(document.uri))).map(
+    const airflowPin = pins.forLint(document.uri, options.path);
+    const diagnostics = lint(document, engineOptions(document.uri, options, workspace.forLint(document.uri), airflowPin)).map(
       (d): LintedDiagnostic => ({
         code: d.code,
         severity: d.severity,
@@ -57,11 +67,11 @@ export function runLintWorker(): void {
         suppression: suppressionEdit(document, d.range.start.line, d.code),
       }),
     );
-    return { version: document.version, relevant, diagnostics };
+    return { version: document.version, relevant, diagnostics, airflowPin };
   }
 
   function fixAllDocument(document: PythonDocument, options: WorkerLintOptions): FixAllResult {
-    const fixed = fixAll(document.uri, document.getText(), engineOptions(document.uri, options, workspace.classes));
+    const fixed = fixAll(document.uri, document.getText(), engineOptions(document.uri, options, workspace.classes, pins.peek(options.path)));
     return { version: document.version, edit: fixed.applied > 0 ? changedLinesEdit(document, fixed.text) : undefined };
   }
 
@@ -127,6 +137,7 @@ export function runLintWorker(): void {
         case "close":
           documents.delete(message.uri);
           workspace.closed(message.uri);
+          pins.closed(message.uri);
           break;
         case "workspaceRoots":
           workspace.setRoots(message.roots);
@@ -137,6 +148,11 @@ export function runLintWorker(): void {
         case "unindex":
           workspace.remove(message.paths);
           break;
+        case "projectFilesChanged": {
+          const uris = pins.filesChanged(message.paths).filter((uri) => documents.has(uri));
+          if (uris.length > 0) post({ type: "dependentsChanged", uris });
+          break;
+        }
         default:
           post({ type: "reply", id: message.id, result: answer(message) });
       }

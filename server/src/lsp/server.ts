@@ -1,8 +1,9 @@
 /**
  * The language server's connection thread: routes LSP messages to the open documents, the lint
- * worker, the diagnostic scheduler, the code actions, and the reader that feeds the worker's
- * workspace index. Every handler is guarded: a failure is logged and answered with an empty result,
- * never allowed to end the process.
+ * worker, the diagnostic scheduler, the code actions, the reader that feeds the worker's
+ * workspace index, and the Airflow version pins (watched project files in, notifications for the
+ * client's status bar out). Every handler is guarded: a failure is logged and answered with an
+ * empty result, never allowed to end the process.
  */
 import {
   CodeAction,
@@ -22,6 +23,8 @@ import {
   TextDocumentSyncKind,
   WatchKind,
 } from "vscode-languageserver/node";
+import { AirflowVersionNotifier, PIN_FILE_WATCHERS, projectFileChanges } from "./airflowVersion";
+import { AIRFLOW_VERSION_METHOD, AirflowVersionParams } from "./airflowVersionProtocol";
 import { BaselineStore } from "./baseline";
 import { diagnosticActions, EditTarget, fixAllAction, isFixAllRequested, isRequested, PROVIDED_KINDS } from "./codeActions";
 import { DiagnosticScheduler, lintOptions, MAX_LINTED_CHARACTERS } from "./diagnostics";
@@ -40,6 +43,8 @@ interface Services {
   baseline: BaselineStore;
   /** Reads the workspace's Python files into the worker's index of operator classes. */
   files: WorkspaceFiles;
+  /** Tells the client the Airflow version each linted document's project pins. */
+  pins: AirflowVersionNotifier;
   /** The client applies versioned `documentChanges`. */
   versionedEdits: boolean;
   /** The client expands snippet tab stops in completions. */
@@ -101,13 +106,25 @@ export function startServer(workerScript: string): void {
     const files = new WorkspaceFiles(worker, (uri) => documents.get(uri) !== undefined, log);
     const workspaceFolders = params.workspaceFolders?.map((folder) => folder.uri) ?? (params.rootUri ? [params.rootUri] : []);
     files.setFolders(workspaceFolders);
-    const scheduler = new DiagnosticScheduler(documents, worker, settings, baseline, { publish: (uri, version, diagnostics) => void connection.sendDiagnostics({ uri, version, diagnostics }) }, log);
+    const pins = new AirflowVersionNotifier((params) => void connection.sendNotification(AIRFLOW_VERSION_METHOD, params satisfies AirflowVersionParams));
+    const scheduler = new DiagnosticScheduler(
+      documents,
+      worker,
+      settings,
+      baseline,
+      {
+        publish: (uri, version, diagnostics) => void connection.sendDiagnostics({ uri, version, diagnostics }),
+        airflowVersion: (uri, pin) => pins.linted(uri, pin),
+      },
+      log,
+    );
     services = {
       scheduler,
       worker,
       settings,
       baseline,
       files,
+      pins,
       versionedEdits: params.capabilities.workspace?.workspaceEdit?.documentChanges === true,
       snippets: params.capabilities.textDocument?.completion?.completionItem?.snippetSupport === true,
       watchRegistration: params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true,
@@ -131,13 +148,18 @@ export function startServer(workerScript: string): void {
       // The client's `**/*.py` watcher says nothing when a whole folder of modules is deleted.
       if (services?.watchRegistration) {
         await connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: "**/*", kind: WatchKind.Delete }] });
+        // Where the Airflow version is pinned: a changed pin re-checks the open documents it applies to.
+        await connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: PIN_FILE_WATCHERS });
       }
     }),
   );
 
   connection.onDidChangeWatchedFiles(
     guard("didChangeWatchedFiles", undefined, ({ changes }) => {
-      services?.files.filesChanged(changes);
+      if (!services) return;
+      services.files.filesChanged(changes);
+      const projectFiles = projectFileChanges(changes);
+      if (projectFiles.length > 0) services.worker.post({ type: "projectFilesChanged", paths: projectFiles });
     }),
   );
 
@@ -177,6 +199,7 @@ export function startServer(workerScript: string): void {
       services.baseline.forget(uri);
       services.settings.forget(uri);
       services.scheduler.forget(uri);
+      services.pins.forget(uri);
     }),
   );
 

@@ -4,6 +4,7 @@
  * thread; the connection thread only routes LSP messages and never waits on a rule.
  */
 import type { ContentChange, FixKind, Position, Range, Severity, SeveritySetting } from "../engine";
+import type { AirflowPin } from "../engine/project";
 
 export interface WorkerLintOptions {
   severities: Record<string, SeveritySetting>;
@@ -34,6 +35,8 @@ export interface LintResult {
   /** Whether the file passed the engine's cheap "could this use Airflow at all" check. */
   relevant: boolean;
   diagnostics: LintedDiagnostic[];
+  /** The Airflow version the document's project pins, as the lint used it; absent when none is known or the document has no path. */
+  airflowPin?: AirflowPin;
 }
 
 export interface FixAllResult {
@@ -81,6 +84,8 @@ export type ToWorker =
   | { type: "index"; files: IndexedFile[] }
   /** Files (or folders) deleted from disk. */
   | { type: "unindex"; paths: string[] }
+  /** Files that can pin the Airflow version (requirements, pyproject.toml, Dockerfile, ...) created, changed or deleted, and folders deleted. */
+  | { type: "projectFilesChanged"; paths: string[] }
   | { type: "lint"; id: number; uri: string; version: number; options: WorkerLintOptions }
   | { type: "fixAll"; id: number; uri: string; version: number; options: WorkerLintOptions }
   | { type: "hover"; id: number; uri: string; version: number; position: Position }
@@ -101,5 +106,5 @@ export type FromWorker =
   | { type: "log"; level: "info" | "error"; message: string }
   /** The worker could not apply a change and dropped its copy; the connection thread re-sends the document. */
   | { type: "lost"; uri: string }
-  /** Open documents that import a module whose classes changed in the workspace index: lint them again. */
+  /** Open documents to lint again: a module they import changed in the workspace index, or the Airflow version their project pins did. */
   | { type: "dependentsChanged"; uris: string[] };
