@@ -555,6 +555,8 @@ export class SemanticModel {
         }
       }
     }
+    // Queries filter their predicates in JavaScript; the text says cheaply whether this one can match.
+    if (!this.text.includes("python_callable")) return;
     for (const node of captures(this.root, CALLS_WITH_PYTHON_CALLABLE, "call")) {
       const call = this.callInfo(node);
       if (!call.callee || !PYTHON_OPERATOR.test(call.callee)) continue;
