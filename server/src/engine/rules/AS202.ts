@@ -1,9 +1,8 @@
-import { insertAt, replaceNode } from "../fixes";
+import { addToKeywordList } from "../lists";
 import { captures, SyntaxNode } from "../parser";
 import { Rule } from "../rule";
 import { AssetReference, assetReference, assetTextAt, storeEntries, storeHolds, TaskDeclaration, taskDeclarations } from "../semantic/assets";
 import { FunctionInfo, SemanticModel } from "../semantic/model";
-import { unparenthesize } from "../semantic/syntax";
 import { Fix, TextEdit } from "../types";
 
 /**
@@ -140,51 +139,5 @@ function storeAlwaysIndexed(model: SemanticModel, fn: FunctionInfo): boolean {
 
 /** Edits adding `assetText` to the declaration's `inlets=` / `outlets=`, or undefined when the list cannot be extended in place. */
 function addToLineage(model: SemanticModel, declaration: TaskDeclaration, keyword: string, assetText: string): TextEdit[] | undefined {
-  const existing = declaration.keywords.get(keyword);
-  if (existing) {
-    const value = unparenthesize(existing.value);
-    if (value.type === "list" || value.type === "tuple") return appendItem(model, value, assetText);
-    if (value.type === "none") return [replaceNode(existing.value, `[${assetText}]`)];
-    // A list bound to a name may be shared by other tasks: extending it would change them too.
-    const resolved = model.resolveValue(value);
-    if (resolved.type === "list" || resolved.type === "tuple") return undefined;
-    return [replaceNode(existing.value, `[${existing.value.text}, ${assetText}]`)];
-  }
-  const argument = `${keyword}=[${assetText}]`;
-  // `@task` → `@task(outlets=[X])`
-  if (declaration.node.type !== "call") return [replaceNode(declaration.node, `${declaration.node.text}(${argument})`)];
-  const list = declaration.node.childForFieldName("arguments");
-  return list?.type === "argument_list" ? appendItem(model, list, argument) : undefined;
-}
-
-/**
- * Adds `text` as the last item of a list, tuple or argument list, in its layout: inline after the
- * last item, or on a line of its own, indented like the last item, when the closing bracket stands
- * on its own line.
- */
-function appendItem(model: SemanticModel, container: SyntaxNode, text: string): TextEdit[] | undefined {
-  const tokens = container.children;
-  const open = tokens[0];
-  const close = tokens[tokens.length - 1];
-  if (!open || !close || !["(", "["].includes(open.type) || ![")", "]"].includes(close.type)) return undefined;
-  const items = container.namedChildren.filter((c) => c.type !== "comment");
-  if (items.length === 0) {
-    if (tokens.some((t) => t.type === "comment")) return undefined;
-    // `()` is the empty tuple: a single item needs its comma to stay a tuple.
-    return [insertAt(open.endIndex, container.type === "tuple" ? `${text},` : text)];
-  }
-  const last = items[items.length - 1];
-  const after = tokens.slice(tokens.findIndex((t) => t.id === last.id) + 1, -1);
-  const comma = after.find((t) => t.type === ",");
-  if (close.startPosition.row === last.endPosition.row) {
-    return [comma ? insertAt(comma.endIndex, ` ${text}`) : insertAt(last.endIndex, `, ${text}`)];
-  }
-  const lineEnd = comma ?? last;
-  const comment = after.find((t) => t.type === "comment" && t.startPosition.row === lineEnd.endPosition.row);
-  const indentation = model.text.slice(last.startIndex - last.startPosition.column, last.startIndex);
-  const indent = /^[ \t]*$/.test(indentation) ? indentation : "    ";
-  const newLine = `\n${indent}${text}${comma ? "," : ""}`;
-  if (comma) return [insertAt((comment ?? comma).endIndex, newLine)];
-  // No trailing comma: the last item gets one, and the comment ending its line stays there.
-  return comment ? [insertAt(last.endIndex, ","), insertAt(comment.endIndex, newLine)] : [insertAt(last.endIndex, `,${newLine}`)];
+  return addToKeywordList(model, declaration.node, declaration.keywords, keyword, assetText);
 }
