@@ -1,9 +1,10 @@
-import { insertAt, replaceNode } from "../fixes";
+import { insertFirstInClassBody } from "../classBody";
+import { replaceNode } from "../fixes";
 import { parsePython, SyntaxNode } from "../parser";
 import { Report, Rule } from "../rule";
 import { ClassInfo, SemanticModel } from "../semantic/model";
-import { indentationOf, plainString, unparenthesize } from "../semantic/syntax";
-import { TextEdit } from "../types";
+import { DEFAULT_EXTERNAL_ID_KEY, EXTERNAL_ID_KEY, isAirflowBaseOperator, isResumableJobMixin } from "../semantic/resumable";
+import { plainString, unparenthesize } from "../semantic/syntax";
 
 /**
  * ## What it does
@@ -83,19 +84,13 @@ export const AS301: Rule = {
   },
 };
 
-const ATTRIBUTE = "external_id_key";
-/** `ResumableJobMixin.external_id_key` in Airflow. */
-const DEFAULT_KEY = "remote_job_id";
+const ATTRIBUTE = EXTERNAL_ID_KEY;
+const DEFAULT_KEY = DEFAULT_EXTERNAL_ID_KEY;
 const DEFAULT_KEY_LITERAL = `"${DEFAULT_KEY}"`;
-
-/** Airflow's `airflow.sdk.ResumableJobMixin` under any import path, or a star-imported bare name. */
-function isResumableJobMixin(qualifiedName: string): boolean {
-  return qualifiedName === "ResumableJobMixin" || qualifiedName.endsWith(".ResumableJobMixin");
-}
 
 /** Bases defined elsewhere that are known not to set `external_id_key`: Airflow's operator base and `object`. */
 function setsNoKey(qualifiedName: string): boolean {
-  return qualifiedName === "object" || /^(airflow\.([A-Za-z_]\w*\.)*)?BaseOperator$/.test(qualifiedName);
+  return qualifiedName === "object" || isAirflowBaseOperator(qualifiedName);
 }
 
 /** Where a class's key comes from: a string assigned in some class of the file, or the mixin's default. */
@@ -291,7 +286,7 @@ function diagnostic(group: KeyChange[], text: string): Report {
     };
   }
   const statement = `${ATTRIBUTE} = ${committed}`;
-  const edit = insertFirstInBody(cls, statement, text);
+  const edit = insertFirstInClassBody(cls, statement, text);
   return {
     node: cls.nameNode,
     message: `${stored}, so their retries find nothing under \`${now.value}\`${origin(now, cls, "now ")} and submit a duplicate job. Set \`${statement}\` in \`${cls.name}\`${before.definer?.name === cls.name ? " again" : ""}.`,
@@ -319,37 +314,6 @@ function constantName(literal: SyntaxNode): string | undefined {
   const assignment = node.parent;
   const target = assignment?.type === "assignment" && assignment.childForFieldName("right")?.id === node.id ? assignment.childForFieldName("left") : undefined;
   return target?.type === "identifier" && target.text !== ATTRIBUTE ? target.text : undefined;
-}
-
-const DEFINITIONS = new Set(["function_definition", "class_definition", "decorated_definition"]);
-
-/**
- * Inserts `statement` as the first statement of the class body, after its docstring: on a line of its
- * own with the body's indentation (followed by a blank line when a definition comes next), or, for a
- * body on the header's line (`class C(Base): pass`), before the first statement and a `;`.
- */
-function insertFirstInBody(cls: ClassInfo, statement: string, text: string): TextEdit | undefined {
-  const body = cls.node.childForFieldName("body");
-  const colon = cls.node.children.find((c) => c.type === ":");
-  const first = body?.namedChildren.find((c) => c.type !== "comment");
-  if (!body || !colon || !first) return undefined;
-  const docstring = first.type === "expression_statement" && first.namedChildCount === 1 && ["string", "concatenated_string"].includes(first.namedChildren[0].type) ? first : undefined;
-  if (body.startPosition.row === colon.endPosition.row) {
-    return docstring ? insertAt(docstring.endIndex, `; ${statement}`) : insertAt(first.startIndex, `${statement}; `);
-  }
-  const eol = text.includes("\r\n") ? "\r\n" : "\n";
-  const indentation = indentationOf(first, text);
-  if (docstring) {
-    const newline = text.indexOf("\n", docstring.endIndex);
-    const lineEnd = newline < 0 ? text.length : text[newline - 1] === "\r" ? newline - 1 : newline;
-    return insertAt(lineEnd, `${eol}${indentation}${statement}`);
-  }
-  // Above the comments that open the body: they describe what follows them. tree-sitter may attach a
-  // comment before the first statement to the class rather than to its body.
-  const comments = [...cls.node.children, ...body.children].filter((c) => c.type === "comment" && c.startPosition.row > colon.endPosition.row && c.startIndex < first.startIndex);
-  const opening = [...comments, first].sort((a, b) => a.startIndex - b.startIndex)[0];
-  const blankLine = DEFINITIONS.has(first.type) ? eol : "";
-  return insertAt(opening.startIndex - opening.startPosition.column, `${indentation}${statement}${eol}${blankLine}`);
 }
 
 /**
