@@ -6,6 +6,7 @@
 import * as vscode from "vscode";
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from "vscode-languageclient/node";
 import { showAirflowVersion } from "./airflowVersionStatus";
+import { activateReviewCommand } from "./reviewCommand";
 import { activateStoreBrowser } from "./storeBrowser/vscode";
 
 const CLIENT_ID = "airflowStateStore";
@@ -28,6 +29,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.workspace.onDidGrantWorkspaceTrust(() => restartServer(context, output)),
   );
   activateStoreBrowser(context, () => client);
+  activateReviewCommand(context, () => client);
   await serialized(() => startServer(context, output));
 }
 

@@ -5,7 +5,8 @@
  * - `ASxxx.fixed.py` is the fire fixture after applying every fix of the rule; each fix is also
  *   applied alone and the result re-parsed and re-checked: it must remove exactly the diagnostics
  *   that carry that same fix (the same edits) — its own, and the others a single rewrite resolves
- *   together, such as AS401's reports on every call of one key.
+ *   together, such as AS401's reports on every call of one key. Each alternative rewrite a diagnostic
+ *   offers beside its fix (AS405's one durable task) is applied alone and checked the same way.
  * - `ASxxx.baseline.py`, when present, is the committed text of both fixtures for rules that compare
  *   with it (AS301): it is passed as `baselineText` to every check, and the silent fixture must also
  *   stay silent without it.
@@ -16,7 +17,7 @@
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { describe, test } from "node:test";
-import { allRules, applyEdits, fixAll, lint, LintOptions, PythonDocument, TextEdit } from "../../server/src/engine";
+import { allRules, applyEdits, Diagnostic, Fix, fixAll, lint, LintOptions, PythonDocument, TextEdit } from "../../server/src/engine";
 import { AirflowPin } from "../../server/src/engine/project";
 import { fromRoot } from "../support/paths";
 
@@ -42,6 +43,11 @@ function found(text: string, code: string, context: LintOptions): string[] {
 
 function sameEdits(a: readonly TextEdit[], b: readonly TextEdit[]): boolean {
   return a.length === b.length && a.every((edit, i) => edit.start === b[i].start && edit.end === b[i].end && edit.newText === b[i].newText);
+}
+
+/** The fix and the alternative rewrites a diagnostic offers. */
+function offered(diagnostic: Diagnostic): Fix[] {
+  return [...(diagnostic.fix ? [diagnostic.fix] : []), ...(diagnostic.alternatives ?? [])];
 }
 
 function parsesCleanly(text: string): boolean {
@@ -80,19 +86,37 @@ for (const rule of allRules) {
 
     const diagnostics = fire ? lint(new PythonDocument("file:///fixture.py", fire), { ...context, select: [rule.code] }) : [];
     const withFix = diagnostics.filter((d) => d.fix);
+    const withAlternatives = diagnostics.filter((d) => d.alternatives);
+
+    /** Applies one fix (or alternative rewrite) alone and checks what it leaves. */
+    const checkAlone = (fix: Fix, kind: string) => {
+      const others = lint(new PythonDocument("file:///fixture.py", fire!), context).filter((d) => d.code !== rule.code).length;
+      const fixed = applyEdits(fire!, fix.edits);
+      assert.ok(parsesCleanly(fixed), `${kind} "${fix.title}" leaves a syntax error:\n${fixed}`);
+      const after = lint(new PythonDocument("file:///fixture.py", fixed), context);
+      // One rewrite may be offered on several reports (every call of one key): it resolves them all.
+      const resolved = diagnostics.filter((d) => offered(d).some((f) => sameEdits(f.edits, fix.edits))).length;
+      assert.equal(after.filter((d) => d.code === rule.code).length, diagnostics.length - resolved, `${kind} "${fix.title}" did not remove exactly the ${resolved} diagnostic(s) carrying it`);
+      assert.equal(after.filter((d) => d.code !== rule.code).length, others, `${kind} "${fix.title}" changed other rules' findings`);
+    };
+
+    if (withAlternatives.length > 0) {
+      test("each alternative rewrite alone parses, removes the diagnostics carrying it and leaves the others", () => {
+        for (const diagnostic of withAlternatives) {
+          assert.ok(diagnostic.alternatives!.length > 0, "an empty alternatives list is left out");
+          for (const alternative of diagnostic.alternatives!) {
+            assert.ok(!alternative.safe, `alternative "${alternative.title}" is marked safe, but fix-all never applies alternatives`);
+            assert.ok(!diagnostic.fix || !sameEdits(alternative.edits, diagnostic.fix.edits), `alternative "${alternative.title}" repeats the fix`);
+            checkAlone(alternative, "alternative");
+          }
+        }
+      });
+    }
+
     if (withFix.length === 0) return;
 
     test("each fix alone parses, removes the diagnostics carrying it and leaves the others", () => {
-      const others = lint(new PythonDocument("file:///fixture.py", fire!), context).filter((d) => d.code !== rule.code).length;
-      for (const diagnostic of withFix) {
-        const fixed = applyEdits(fire!, diagnostic.fix!.edits);
-        assert.ok(parsesCleanly(fixed), `fix "${diagnostic.fix!.title}" leaves a syntax error:\n${fixed}`);
-        const after = lint(new PythonDocument("file:///fixture.py", fixed), context);
-        // One rewrite may be offered on several reports (every call of one key): it resolves them all.
-        const resolved = withFix.filter((d) => sameEdits(d.fix!.edits, diagnostic.fix!.edits)).length;
-        assert.equal(after.filter((d) => d.code === rule.code).length, diagnostics.length - resolved, `fix "${diagnostic.fix!.title}" did not remove exactly the ${resolved} diagnostic(s) carrying it`);
-        assert.equal(after.filter((d) => d.code !== rule.code).length, others, `fix "${diagnostic.fix!.title}" changed other rules' findings`);
-      }
+      for (const diagnostic of withFix) checkAlone(diagnostic.fix!, "fix");
     });
 
     test("applying every fix gives the .fixed.py snapshot", () => {

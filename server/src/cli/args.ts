@@ -4,7 +4,7 @@ import { allRules, SeveritySetting } from "../engine";
 
 export const PROGRAM = "airflow-state-lint";
 
-export const FORMATS = ["text", "json", "sarif"] as const;
+export const FORMATS = ["text", "json", "sarif", "review"] as const;
 export type Format = (typeof FORMATS)[number];
 
 const SEVERITY_SETTINGS: readonly SeveritySetting[] = ["error", "warning", "info", "hint", "off"];
@@ -20,7 +20,9 @@ tree are followed (module names start at the git top level, else the
 current folder, at the paths given, and at each file's folder).
 
 Options:
-  --format FORMAT             output format: text (default), json or sarif
+  --format FORMAT             output format: text (default), json, sarif, or
+                              review (a Markdown review of each file: findings
+                              by category, why they matter, before/after code)
   --select CODES              check only these rules: comma-separated codes or
                               prefixes, e.g. AS1,AS201
   --ignore CODES              skip these rules (codes or prefixes)

@@ -5,7 +5,7 @@
  * stop the others.
  */
 import { pathToFileURL } from "node:url";
-import { Diagnostic, enabledRules, fixAll, lint, LintOptions, PythonDocument, WorkspaceIndex } from "../engine";
+import { Diagnostic, enabledRules, fixAll, lint, LintOptions, PythonDocument, reviewMarkdown, WorkspaceIndex } from "../engine";
 import { committedText } from "../engine/git";
 import { AirflowPin, AirflowVersionResolver } from "../engine/project";
 import { readSourceFile, writeSourceFile } from "./files";
@@ -27,6 +27,8 @@ export interface CheckSettings {
   workspace?: WorkspaceIndex;
   /** The Airflow version each file's project pins (AS501, AS502), read from disk once per folder. */
   pins?: AirflowVersionResolver;
+  /** Set for `--format review`: each file is also reviewed, under the title this gives its path. */
+  reviewTitle?: (file: string) => string;
 }
 
 export interface FileOutcome {
@@ -38,6 +40,8 @@ export interface FileOutcome {
   fixed: number;
   /** Why the file could not be read, checked completely or written back. */
   errors: string[];
+  /** The Markdown review of the file as it stands after any fixes (`--format review`). */
+  review?: string;
 }
 
 export function needsBaseline(settings: CheckSettings): boolean {
@@ -66,6 +70,8 @@ export async function checkFile(file: string, settings: CheckSettings, withBasel
     onRuleError: (rule, error) => ruleErrors.add(`rule ${rule.code} failed, so the file was not checked completely: ${error instanceof Error ? error.message : String(error)}`),
   };
 
+  /** The file as it is on disk once this check is done. */
+  let checked = document;
   if (settings.fix) {
     const result = fixAll(uri, source.text, options);
     const changed = result.text !== source.text;
@@ -77,12 +83,15 @@ export async function checkFile(file: string, settings: CheckSettings, withBasel
     } else {
       outcome.diagnostics = result.diagnostics;
       outcome.fixed = changed ? result.applied : 0;
+      if (changed) checked = new PythonDocument(uri, result.text);
       // Files checked later that import this one see it as it is now.
       if (changed && settings.workspace?.has(file)) settings.workspace.update(file, result.text);
     }
   } else {
     outcome.diagnostics = lint(document, options);
   }
+  // The review lints again: it needs the model as well as the findings, and reviews are read by people, a few files at a time.
+  if (settings.reviewTitle) outcome.review = reviewMarkdown(checked, { ...options, title: settings.reviewTitle(file) });
   outcome.errors.push(...ruleErrors);
   return outcome;
 }

@@ -25,6 +25,12 @@ export interface Finding {
   fix: { title: string; safe: boolean } | null;
 }
 
+/** The Markdown review of one file (`--format review`). */
+export interface FileReview {
+  path: string;
+  markdown: string;
+}
+
 /** A file or folder the run could not handle completely. */
 export interface Failure {
   path: string;
@@ -40,6 +46,8 @@ export interface RunReport {
   fixedFiles: number;
   /** Whether `--fix` ran (the summary then speaks of what remains). */
   fixMode: boolean;
+  /** One per file checked, ordered by path, with `--format review`; empty otherwise. */
+  reviews: FileReview[];
 }
 
 export function displayPath(file: string, cwd: string): string {
@@ -50,12 +58,14 @@ export function displayPath(file: string, cwd: string): string {
 
 export function buildReport(outcomes: readonly FileOutcome[], folderProblems: readonly Failure[], cwd: string, fixMode: boolean): RunReport {
   const findings: Finding[] = [];
+  const reviews: FileReview[] = [];
   const failures: Failure[] = folderProblems.map((p) => ({ path: displayPath(p.path, cwd), message: p.message }));
   let fixed = 0;
   let fixedFiles = 0;
   for (const outcome of outcomes) {
     const shown = displayPath(outcome.file, cwd);
     for (const message of outcome.errors) failures.push({ path: shown, message });
+    if (outcome.review !== undefined) reviews.push({ path: shown, markdown: outcome.review });
     if (outcome.fixed > 0) {
       fixed += outcome.fixed;
       fixedFiles++;
@@ -78,7 +88,8 @@ export function buildReport(outcomes: readonly FileOutcome[], folderProblems: re
   }
   findings.sort(compareFindings);
   failures.sort((a, b) => compareStrings(a.path, b.path) || compareStrings(a.message, b.message));
-  return { cwd, findings, failures, fixed, fixedFiles, fixMode };
+  reviews.sort((a, b) => compareStrings(a.path, b.path));
+  return { cwd, findings, failures, fixed, fixedFiles, fixMode, reviews };
 }
 
 /** Path, then line, column and code; the rest only breaks ties so the order is total. */

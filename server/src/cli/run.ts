@@ -4,8 +4,9 @@ import { AirflowVersionResolver, diskProjectFiles } from "../engine/project";
 import { parseCliArgs, PROGRAM, USAGE, UsageError, CliOptions, Format } from "./args";
 import { checkFile, CheckSettings, needsBaseline } from "./check";
 import { findPythonFiles, mapConcurrently, missingPaths } from "./files";
-import { buildReport, exitStatus, RunReport } from "./findings";
+import { buildReport, displayPath, exitStatus, RunReport } from "./findings";
 import { formatJson } from "./json";
+import { formatReview } from "./review";
 import { formatSarif } from "./sarif";
 import { formatText } from "./text";
 import { cliWorkspace } from "./workspace";
@@ -19,7 +20,7 @@ export interface Io {
   stderr: (text: string) => void;
 }
 
-const FORMATTERS: Record<Format, (report: RunReport) => string> = { text: formatText, json: formatJson, sarif: formatSarif };
+const FORMATTERS: Record<Format, (report: RunReport) => string> = { text: formatText, json: formatJson, sarif: formatSarif, review: formatReview };
 
 export async function run(argv: readonly string[], io: Io): Promise<number> {
   let options: CliOptions;
@@ -50,6 +51,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     baseline: options.baseline,
     workspace: cliWorkspace(io.cwd, options.paths),
     pins: new AirflowVersionResolver(diskProjectFiles),
+    reviewTitle: options.format === "review" ? (file) => displayPath(file, io.cwd) : undefined,
   };
   const search = await findPythonFiles(options.paths, io.cwd);
   const withBaseline = needsBaseline(settings);

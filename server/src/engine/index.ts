@@ -10,3 +10,4 @@ export { WorkspaceIndex, WorkspaceIndexOptions, Consulted, MAX_INDEXED_CHARACTER
 export { isSkippedFolder } from "./workspace/folders";
 export { hoverAt, HoverInfo } from "./hover";
 export { completionsAt, CompletionSuggestion } from "./completion";
+export { reviewMarkdown, ReviewOptions } from "./review";

@@ -56,7 +56,9 @@ export function lint(document: PythonDocument, options: LintOptions = {}): Diagn
       const range = { start: document.positionAt(start), end: document.positionAt(end) };
       const noqa = suppressions.get(range.start.line);
       if (noqa === "all" || noqa?.has(rule.code)) return;
-      diagnostics.push({ code: rule.code, name: rule.name, severity, message: r.message, range, startOffset: start, endOffset: end, fix: r.fix });
+      const diagnostic: Diagnostic = { code: rule.code, name: rule.name, severity, message: r.message, range, startOffset: start, endOffset: end, fix: r.fix };
+      if (r.alternatives && r.alternatives.length > 0) diagnostic.alternatives = r.alternatives;
+      diagnostics.push(diagnostic);
     };
     try {
       rule.check({ model, text, path: options.path, baselineText: options.baselineText, workspace: options.workspace, airflowPin: options.airflowPin, report });

@@ -25,7 +25,10 @@ export interface Report {
   start?: number;
   end?: number;
   message: string;
+  /** The preferred fix or rewrite. */
   fix?: Fix;
+  /** Other rewrites of the same finding, each its own code action; never applied by `--fix` / fix-all. */
+  alternatives?: Fix[];
   /**
    * This finding's severity when it differs from the rule's `defaultSeverity` (AS105 reports a key
    * with a dot as a warning and a number as an error). A severity the user sets for the rule

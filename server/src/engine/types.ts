@@ -46,5 +46,11 @@ export interface Diagnostic {
   /** UTF-16 offsets of the range, for fixes and suppression lookups. */
   startOffset: number;
   endOffset: number;
+  /** The preferred fix or rewrite: the one `--fix` / fix-all may apply (when safe) and the CLI's JSON names. */
   fix?: Fix;
+  /**
+   * Other rewrites of the same finding, offered beside `fix` as code actions of their own (AS405: one
+   * durable task beside one deferrable task). Never applied by `--fix` / fix-all; absent when there are none.
+   */
+  alternatives?: Fix[];
 }

@@ -1,6 +1,6 @@
 /**
  * Code actions built from the diagnostics published for the document's current version: the rule's
- * own fix, "Suppress ASxxx on this line", and the fix-all source action.
+ * own fix and its alternative rewrites, "Suppress ASxxx on this line", and the fix-all source action.
  */
 import {
   CodeAction,
@@ -13,7 +13,7 @@ import {
   WorkspaceEdit,
 } from "vscode-languageserver";
 import { DIAGNOSTIC_SOURCE } from "./diagnostics";
-import type { LintedDiagnostic, PlacedEdit } from "./workerProtocol";
+import type { LintedDiagnostic, PlacedEdit, PlacedFix } from "./workerProtocol";
 
 export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.airflowStateStore`;
 
@@ -50,15 +50,9 @@ export function diagnosticActions(target: EditTarget, current: readonly LintedDi
     if (shown.source !== DIAGNOSTIC_SOURCE) continue;
     const diagnostic = current.find((d) => d.code === shown.code && sameRange(d.range, shown.range));
     if (!diagnostic) continue;
-    if (diagnostic.fix) {
-      actions.push({
-        title: diagnostic.fix.title,
-        kind: diagnostic.fix.kind === "refactor.rewrite" ? CodeActionKind.RefactorRewrite : CodeActionKind.QuickFix,
-        diagnostics: [shown],
-        isPreferred: diagnostic.fix.safe,
-        edit: workspaceEdit(target, diagnostic.fix.edits),
-      });
-    }
+    // Only the rule's own fix can be preferred, and only when safe; its alternatives never are.
+    if (diagnostic.fix) actions.push(fixAction(target, shown, diagnostic.fix, diagnostic.fix.safe));
+    for (const alternative of diagnostic.alternatives ?? []) actions.push(fixAction(target, shown, alternative, false));
     if (diagnostic.suppression) {
       actions.push({
         title: `Suppress ${diagnostic.code} on this line`,
@@ -69,6 +63,16 @@ export function diagnosticActions(target: EditTarget, current: readonly LintedDi
     }
   }
   return actions;
+}
+
+function fixAction(target: EditTarget, shown: LspDiagnostic, fix: PlacedFix, isPreferred: boolean): CodeAction {
+  return {
+    title: fix.title,
+    kind: fix.kind === "refactor.rewrite" ? CodeActionKind.RefactorRewrite : CodeActionKind.QuickFix,
+    diagnostics: [shown],
+    isPreferred,
+    edit: workspaceEdit(target, fix.edits),
+  };
 }
 
 export function fixAllAction(target: EditTarget, edit: PlacedEdit): CodeAction {

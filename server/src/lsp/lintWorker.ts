@@ -4,16 +4,30 @@
  * fix-all requests in the order they were posted, so a request always sees every change sent before it.
  * It also holds the workspace index rules follow imports through (workerWorkspace.ts), resolves the
  * Airflow version each document's project pins from disk (workerPins.ts, for AS501 and AS502), and
- * answers hover and completion requests from the same trees.
+ * answers review, hover and completion requests from the same trees.
  */
 import { parentPort } from "node:worker_threads";
-import { completionsAt, ContentChange, fixAll, hoverAt, lint, LintOptions, Position, PythonDocument, Rule, TextEdit, WorkspaceClasses } from "../engine";
+import { completionsAt, ContentChange, Fix, fixAll, hoverAt, lint, LintOptions, Position, PythonDocument, reviewMarkdown, Rule, TextEdit, WorkspaceClasses } from "../engine";
 import type { AirflowPin } from "../engine/project";
 import { changedLinesEdit } from "./changedLines";
 import { ruleDocumentationUri } from "./diagnostics";
 import { errorText } from "./logger";
 import { suppressionEdit } from "./suppression";
-import type { CompletionResult, FixAllResult, FromWorker, HoverResult, LintedDiagnostic, LintResult, PlacedEdit, ToWorker, WorkerLintOptions, WorkerRequest, WorkerResult } from "./workerProtocol";
+import type {
+  CompletionResult,
+  FixAllResult,
+  FromWorker,
+  HoverResult,
+  LintedDiagnostic,
+  LintResult,
+  PlacedEdit,
+  PlacedFix,
+  ReviewResult,
+  ToWorker,
+  WorkerLintOptions,
+  WorkerRequest,
+  WorkerResult,
+} from "./workerProtocol";
 import { WorkerPins } from "./workerPins";
 import { WorkerWorkspace } from "./workerWorkspace";
 
@@ -52,22 +66,30 @@ export function runLintWorker(): void {
   function lintDocument(document: PythonDocument, options: WorkerLintOptions): LintResult {
     const relevant = document.isRelevant();
     const airflowPin = pins.forLint(document.uri, options.path);
+    const place = (fix: Fix): PlacedFix => ({
+      title: fix.title,
+      safe: fix.safe,
+      kind: fix.kind,
+      edits: fix.edits.map((e) => ({ range: { start: document.positionAt(e.start), end: document.positionAt(e.end) }, newText: e.newText })),
+    });
     const diagnostics = lint(document, engineOptions(document.uri, options, workspace.forLint(document.uri), airflowPin)).map(
       (d): LintedDiagnostic => ({
         code: d.code,
         severity: d.severity,
         message: d.message,
         range: d.range,
-        fix: d.fix && {
-          title: d.fix.title,
-          safe: d.fix.safe,
-          kind: d.fix.kind,
-          edits: d.fix.edits.map((e) => ({ range: { start: document.positionAt(e.start), end: document.positionAt(e.end) }, newText: e.newText })),
-        },
+        fix: d.fix && place(d.fix),
+        alternatives: d.alternatives?.map(place),
         suppression: suppressionEdit(document, d.range.start.line, d.code),
       }),
     );
     return { version: document.version, relevant, diagnostics, airflowPin };
+  }
+
+  /** The review sees what a lint sees, but like fix-all it is not published, so what it consults is not remembered. */
+  function reviewDocument(document: PythonDocument, options: WorkerLintOptions): ReviewResult {
+    const markdown = reviewMarkdown(document, engineOptions(document.uri, options, workspace.classes, pins.peek(options.path)));
+    return { version: document.version, markdown };
   }
 
   function fixAllDocument(document: PythonDocument, options: WorkerLintOptions): FixAllResult {
@@ -103,6 +125,8 @@ export function runLintWorker(): void {
         return lintDocument(document, request.options);
       case "fixAll":
         return fixAllDocument(document, request.options);
+      case "review":
+        return reviewDocument(document, request.options);
       case "hover":
         return hoverDocument(document, request.position);
       case "completion":

@@ -5,7 +5,7 @@
  */
 import { Worker } from "node:worker_threads";
 import type { Position } from "../engine";
-import type { CompletionResult, FixAllResult, FromWorker, HoverResult, LintResult, ToWorker, WorkerLintOptions, WorkerRequest, WorkerResult } from "./workerProtocol";
+import type { CompletionResult, FixAllResult, FromWorker, HoverResult, LintResult, ReviewResult, ToWorker, WorkerLintOptions, WorkerRequest, WorkerResult } from "./workerProtocol";
 import { errorText, Logger } from "./logger";
 
 /** More deaths than this within the window mean something is systematically wrong: stop restarting. */
@@ -53,6 +53,11 @@ export class LintWorkerClient {
 
   fixAll(uri: string, version: number, options: WorkerLintOptions): Promise<FixAllResult | undefined> {
     return this.request({ type: "fixAll", id: this.nextId++, uri, version, options }) as Promise<FixAllResult | undefined>;
+  }
+
+  /** The Markdown review of the document; undefined when the worker's copy is no longer at `version`. */
+  review(uri: string, version: number, options: WorkerLintOptions): Promise<ReviewResult | undefined> {
+    return this.request({ type: "review", id: this.nextId++, uri, version, options }) as Promise<ReviewResult | undefined>;
   }
 
   /** Undefined when the version moved on or nothing at the position has a hover. */

@@ -1,6 +1,6 @@
 /**
  * The language server's connection thread: routes LSP messages to the open documents, the lint
- * worker, the diagnostic scheduler, the code actions, the reader that feeds the worker's
+ * worker, the diagnostic scheduler, the code actions and the review, the reader that feeds the worker's
  * workspace index, and the Airflow version pins (watched project files in, notifications for the
  * client's status bar out). Every handler is guarded: a failure is logged and answered with an
  * empty result, never allowed to end the process.
@@ -29,6 +29,7 @@ import { BaselineStore } from "./baseline";
 import { diagnosticActions, EditTarget, fixAllAction, isFixAllRequested, isRequested, PROVIDED_KINDS } from "./codeActions";
 import { DiagnosticScheduler, lintOptions, MAX_LINTED_CHARACTERS } from "./diagnostics";
 import { registerDagOutline } from "./dagOutline";
+import { registerReview } from "./reviewRequest";
 import { OpenDocuments } from "./documents";
 import { LintWorkerClient } from "./lintWorkerClient";
 import { errorText, Logger } from "./logger";
@@ -76,6 +77,7 @@ export function startServer(workerScript: string): void {
   const documents = new OpenDocuments();
   registerDagOutline(connection, documents, log);
   let services: Services | undefined;
+  registerReview(connection, documents, () => services, log);
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     const options = params.initializationOptions as { trusted?: unknown } | undefined;

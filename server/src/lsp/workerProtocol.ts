@@ -20,12 +20,23 @@ export interface PlacedEdit {
   newText: string;
 }
 
+/** A fix or rewrite with its edits placed. */
+export interface PlacedFix {
+  title: string;
+  safe: boolean;
+  kind: FixKind;
+  edits: PlacedEdit[];
+}
+
 export interface LintedDiagnostic {
   code: string;
   severity: Severity;
   message: string;
   range: Range;
-  fix?: { title: string; safe: boolean; kind: FixKind; edits: PlacedEdit[] };
+  /** The preferred fix. */
+  fix?: PlacedFix;
+  /** Other rewrites of the finding, each offered as its own code action. */
+  alternatives?: PlacedFix[];
   /** Adds the code to the line's `# noqa:` comment; absent where no comment can go (the line ends inside a string or with a backslash). */
   suppression?: PlacedEdit;
 }
@@ -43,6 +54,12 @@ export interface FixAllResult {
   version: number;
   /** One edit replacing the changed lines; absent when no safe fix applies. */
   edit?: PlacedEdit;
+}
+
+export interface ReviewResult {
+  version: number;
+  /** The engine's Markdown review of the document (`reviewMarkdown`). */
+  markdown: string;
 }
 
 export interface HoverResult {
@@ -88,16 +105,25 @@ export type ToWorker =
   | { type: "projectFilesChanged"; paths: string[] }
   | { type: "lint"; id: number; uri: string; version: number; options: WorkerLintOptions }
   | { type: "fixAll"; id: number; uri: string; version: number; options: WorkerLintOptions }
+  | { type: "review"; id: number; uri: string; version: number; options: WorkerLintOptions }
   | { type: "hover"; id: number; uri: string; version: number; position: Position }
   | { type: "completion"; id: number; uri: string; version: number; position: Position };
 
 export type WorkerRequest = Extract<ToWorker, { id: number }>;
 
 export type ResultOf<R extends WorkerRequest> =
-  | (R extends { type: "lint" } ? LintResult : R extends { type: "fixAll" } ? FixAllResult : R extends { type: "hover" } ? HoverResult : CompletionResult)
+  | (R extends { type: "lint" }
+      ? LintResult
+      : R extends { type: "fixAll" }
+        ? FixAllResult
+        : R extends { type: "review" }
+          ? ReviewResult
+          : R extends { type: "hover" }
+            ? HoverResult
+            : CompletionResult)
   | undefined;
 
-export type WorkerResult = LintResult | FixAllResult | HoverResult | CompletionResult;
+export type WorkerResult = LintResult | FixAllResult | ReviewResult | HoverResult | CompletionResult;
 
 /** A request's reply. `result` is undefined when the worker's copy of the document is not at the requested version (or a hover finds nothing). */
 export type FromWorker =

@@ -59,12 +59,14 @@ import { collapseSplit, taskName } from "../submitAndPollRewrites";
  * `examples/dags/submit_and_poll_after.py`.
  *
  * ## Fix safety
- * The rewrite is unsafe and offered as a refactoring, never applied by `--fix`: it removes the
- * waiting task, moves its dependencies to the submit task and changes the submit's keywords (one
- * deferrable task). The same rewrite into one durable task (`wait_for_termination=True,
- * durable=True`) is computed too (the review shows both). Which one fits depends on whether a
- * Triggerer is deployed and how long the job runs. No rewrite is offered when the waiting task's
- * result is used elsewhere or its dependencies cannot be moved exactly.
+ * Two rewrites are offered, both unsafe: refactorings, never applied by `--fix`, since both change
+ * what the DAG does. Each removes the waiting task, moves its dependencies to the submit task and
+ * changes the submit's keywords, into one deferrable task (`deferrable=True,
+ * wait_for_termination=True`) or into one task that waits in the worker
+ * (`wait_for_termination=True`, with `durable=True` when the operator is built on
+ * `ResumableJobMixin`). Which one fits depends on whether a Triggerer is deployed and how long the
+ * job runs; the review shows both. No rewrite is offered when the waiting task's result is used
+ * elsewhere or its dependencies cannot be moved exactly.
  */
 export const AS405: Rule = {
   code: "AS405",
@@ -85,6 +87,7 @@ export const AS405: Rule = {
         end: oneLine || !open ? call.endIndex : open.endIndex,
         message: message(split, holding),
         fix: collapseSplit(model, split, "deferrable"),
+        alternatives: [collapseSplit(model, split, "durable")].filter((fix) => fix !== undefined),
       });
     }
   },
