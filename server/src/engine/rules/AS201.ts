@@ -2,6 +2,7 @@ import { removeArgument, replaceNode } from "../fixes";
 import { SyntaxNode } from "../parser";
 import { Rule } from "../rule";
 import { FunctionInfo, Parameter, SemanticModel } from "../semantic/model";
+import { Scope } from "../semantic/scope";
 import { callArguments, plainString, unparenthesize } from "../semantic/syntax";
 import { Fix, TextEdit } from "../types";
 
@@ -223,9 +224,14 @@ function references(node: SyntaxNode, name: string): SyntaxNode[] {
  * comprehension variable), so that `name` there would not mean the function's own variable.
  */
 function bindsWithin(model: SemanticModel, node: SyntaxNode, name: string): boolean {
-  const inside = (n: SyntaxNode) => n.startIndex >= node.startIndex && n.endIndex <= node.endIndex;
-  if (model.functions.some((f) => inside(f.node) && f.scope.bindings.has(name))) return true;
-  if (model.classes.some((c) => inside(c.node) && c.scope.bindings.has(name))) return true;
+  // Scopes carry their body offsets as plain numbers; reading node offsets would cross into the
+  // native binding for every function of the file, for every task checked.
+  const start = node.startIndex;
+  const end = node.endIndex;
+  // Strictly after the start: the function whose body this is is not one of its nested scopes.
+  const inside = (scope: Scope) => scope.bodyStart > start && scope.bodyEnd <= end;
+  if (model.functions.some((f) => f.scope.bindings.has(name) && inside(f.scope))) return true;
+  if (model.classes.some((c) => c.scope.bindings.has(name) && inside(c.scope))) return true;
   for (const lambda of node.descendantsOfType("lambda")) {
     const parameters = lambda.childForFieldName("parameters");
     if (parameters?.descendantsOfType("identifier").some((id) => id.text === name)) return true;
