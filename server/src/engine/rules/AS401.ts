@@ -83,7 +83,7 @@ export const AS401: Rule = {
       for (const call of state.calls) {
         report({
           node: call.call.node,
-          message: `The Variable \`${key}\` holds this task's own state, but Variables are global: concurrent runs of the DAG overwrite each other's value and every run starts from what the last one left. Keep it in \`task_state_store\`, which belongs to this task instance and survives its retries.`,
+          message: `The Variable \`${key}\` is read and written by this task, but Variables are global: concurrent runs of the DAG overwrite each other's value. If it is this run's progress, keep it in \`task_state_store\` (it survives retries); if the next run must continue from it, keep it in the asset store of the data it tracks.`,
           fix,
         });
       }
