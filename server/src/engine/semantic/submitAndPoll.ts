@@ -102,7 +102,9 @@ function waitTask(context: Pick<RuleContext, "model" | "workspace" | "path">, gr
   const directly = graph.upstreamOf(candidate).some((d: Dependency) => d.upstream === submit);
   const fn = functionOf(model, candidate);
   let kind: WaitTask["kind"] | undefined;
-  if (isSensor(candidate)) kind = directly || readsResult ? "sensor" : undefined;
+  // A sensor right after the submit waits for its job only when it is one of the job's own sensors;
+  // an S3KeySensor or TimeDeltaSensor there waits for something else unless it reads the submit's result.
+  if (isSensor(candidate)) kind = readsResult || (directly && isJobSensor(candidate)) ? "sensor" : undefined;
   else if (readsResult && fn && polls(fn)) kind = "poll";
   if (!kind) return undefined;
   return { task: candidate, kind, freesSlot: kind === "sensor" ? freesSlot(context, candidate) : undefined };
@@ -113,6 +115,13 @@ export function isSensor(task: Task): boolean {
   if (task.kind === "taskflow") return task.function?.task?.variant === "task.sensor";
   const shortName = task.className?.slice(task.className.lastIndexOf(".") + 1) ?? "";
   return shortName.endsWith("Sensor") || task.keywords.has("mode") || task.keywords.has("poke_interval");
+}
+
+/** Sensors named for an external job, run or query (GlueJobSensor, EmrStepSensor, DataflowJobStatusSensor, AzureDataFactoryPipelineRunStatusSensor). */
+const JOB_SENSOR = /(Job|JobRun|JobFlow|Run|Step|Batch|Pipeline|PipelineRun|Execution|Workflow|Query|Statement|Training|Transform|Application|Container)(Status|State|Completion)?Sensor$/;
+
+function isJobSensor(task: Task): boolean {
+  return task.kind !== "taskflow" && JOB_SENSOR.test(task.className ?? "");
 }
 
 /** `mode="reschedule"` or `deferrable=True` on the sensor, or in the `default_args` of its DAG when it sets neither. */
