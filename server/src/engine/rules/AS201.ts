@@ -20,8 +20,9 @@ import { Fix, TextEdit } from "../types";
  * parameter and not to combine it with `**context`; naming the context keys the task uses keeps one
  * way in for each of them.
  *
- * The default severity is a warning, not an error: the task runs as long as nothing reads the store
- * through `context`, which the rule cannot check inside helpers defined elsewhere.
+ * A task that reads the store through the dictionary fails, and gets a warning. Otherwise nothing
+ * fails yet (the rule cannot see into helpers defined elsewhere that may be handed `context`), so the
+ * finding is a hint that points at the guidance. A severity set for AS201 in the settings applies to both.
  *
  * ## Example
  * ```python
@@ -71,8 +72,9 @@ export const AS201: Rule = {
       const name = splat.name;
       const message = storeRead
         ? `\`${storeRead.node.text}\` ${storeRead.node.type === "subscript" ? "raises `KeyError`" : "returns `None`"} at run time: Airflow passes the store to the \`${STORE}\` parameter, so \`**${name}\` never holds it. Use the parameter, and declare the other context keys the task reads as parameters instead of \`**${name}\`.`
-        : `Airflow passes the store to the \`${STORE}\` parameter, so \`**${name}\` gets every context key except the store, and code reading the store from \`${name}\` fails. Declare the context keys the task reads as parameters (\`ds=None\`) instead of \`**${name}\`.`;
-      report({ node: splat.node, message, fix: reads ? explicitParametersFix(model, fn, splat, reads) : undefined });
+        : `Airflow passes the store to the \`${STORE}\` parameter, so \`**${name}\` never holds it: a helper later handed \`${name}\` to reach the store gets \`KeyError\`. The guidance asks for explicit parameters with the asset store; declare the context keys the task reads (\`ds=None\`) instead of \`**${name}\`.`;
+      // Without a read of the store through the dictionary nothing fails yet: a hint, not a warning.
+      report({ node: splat.node, message, severity: storeRead ? undefined : "hint", fix: reads ? explicitParametersFix(model, fn, splat, reads) : undefined });
     }
   },
 };
