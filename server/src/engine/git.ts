@@ -26,6 +26,7 @@ export async function committedText(filePath: string, revision = "HEAD", timeout
   const top = await git(["rev-parse", "--show-toplevel"], directory, timeoutMs);
   if (!top) return undefined;
   const relative = path.relative(top.trim(), absolute).split(path.sep).join("/");
-  // `--` keeps a revision or path that starts with a dash from being read as an option.
+  // `--` ends the revisions, so a path is never taken for one; it does not stop a revision that starts
+  // with a dash from being read as an option, which is why the CLI refuses such a `--baseline`.
   return git(["show", `${revision}:${relative}`, "--"], directory, timeoutMs);
 }
