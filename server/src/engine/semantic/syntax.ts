@@ -66,14 +66,19 @@ export function callArguments(call: SyntaxNode): CallArguments {
     if (list) result.positional.push(list);
     return result;
   }
+  // Each node property is a call into the native binding: read each once.
   for (const arg of list.namedChildren) {
-    if (arg.type === "keyword_argument") {
+    const type = arg.type;
+    if (type === "keyword_argument") {
       const name = arg.childForFieldName("name");
       const value = arg.childForFieldName("value");
-      if (name && value) result.keywords.set(name.text, { node: arg, name: name.text, value });
-    } else if (arg.type === "list_splat" || arg.type === "dictionary_splat") {
+      if (name && value) {
+        const text = name.text;
+        result.keywords.set(text, { node: arg, name: text, value });
+      }
+    } else if (type === "list_splat" || type === "dictionary_splat") {
       result.hasSplat = true;
-    } else if (arg.type !== "comment") {
+    } else if (type !== "comment") {
       result.positional.push(arg);
     }
   }
@@ -97,13 +102,6 @@ export function unparenthesize(node: SyntaxNode): SyntaxNode {
   let current = node;
   while (current.type === "parenthesized_expression" && current.namedChildCount === 1) current = current.namedChildren[0];
   return current;
-}
-
-export function ancestorOfType(node: SyntaxNode, types: readonly string[]): SyntaxNode | undefined {
-  for (let current = node.parent; current; current = current.parent) {
-    if (types.includes(current.type)) return current;
-  }
-  return undefined;
 }
 
 /** The text of the line's leading white space at `node`'s statement. */
