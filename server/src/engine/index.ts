@@ -11,3 +11,4 @@ export { isSkippedFolder } from "./workspace/folders";
 export { hoverAt, HoverInfo } from "./hover";
 export { completionsAt, CompletionSuggestion } from "./completion";
 export { reviewMarkdown, ReviewOptions } from "./review";
+export { parseNoqa, NoqaComment } from "./noqa";

@@ -4,6 +4,7 @@
  */
 import { PythonDocument } from "./document";
 import { applyEdits, editsOverlap } from "./fixes";
+import { parseNoqa } from "./noqa";
 import { AirflowPin } from "./project/pin";
 import { Report, Rule, WorkspaceClasses } from "./rule";
 import { allRules } from "./rules";
@@ -74,17 +75,12 @@ function noqaComments(model: SemanticModel): Map<number, Set<string> | "all"> {
   const result = new Map<number, Set<string> | "all">();
   if (!model.text.includes("noqa")) return result;
   for (const comment of model.root.descendantsOfType("comment")) {
-    const match = /#\s*noqa(?::\s*([A-Z]+[0-9]+(?:\s*,?\s*[A-Z]+[0-9]+)*))?/i.exec(comment.text);
-    if (!match) continue;
+    const noqa = parseNoqa(comment.text);
+    if (!noqa) continue;
     const line = comment.startPosition.row;
-    if (!match[1]) result.set(line, "all");
-    else {
-      const existing = result.get(line);
-      if (existing === "all") continue;
-      const codes = existing ?? new Set<string>();
-      for (const code of match[1].split(/[\s,]+/)) if (code) codes.add(code.toUpperCase());
-      result.set(line, codes);
-    }
+    const existing = result.get(line);
+    if (noqa.codes === "all" || existing === "all") result.set(line, "all");
+    else result.set(line, new Set([...(existing ?? []), ...noqa.codes]));
   }
   return result;
 }

@@ -3,13 +3,10 @@
  * `  # noqa: ASxxx`. The linter honours `# noqa` on the line where a diagnostic starts, so that is
  * the line edited.
  */
-import type { PythonDocument } from "../engine";
+import { parseNoqa, type PythonDocument } from "../engine";
 import type { PlacedEdit } from "./workerProtocol";
 
 type SyntaxNode = PythonDocument["tree"]["rootNode"];
-
-/** A `# noqa:` comment that lists codes (a bare `# noqa` already silences everything). */
-const NOQA_WITH_CODES = /#\s*noqa:\s*[A-Z]+[0-9]+(?:\s*,?\s*[A-Z]+[0-9]+)*/i;
 
 /** Undefined when no comment can go at the end of the line: it ends inside a string or continues with a backslash. */
 export function suppressionEdit(document: PythonDocument, line: number, code: string): PlacedEdit | undefined {
@@ -17,10 +14,11 @@ export function suppressionEdit(document: PythonDocument, line: number, code: st
   const root = document.tree.rootNode;
   for (const comment of root.descendantsOfType("comment", { row: line, column: 0 }, { row: line, column: text.length })) {
     if (comment.startPosition.row !== line) continue;
-    const match = NOQA_WITH_CODES.exec(comment.text);
-    if (!match) continue;
-    if (new RegExp(`\\b${code}\\b`, "i").test(match[0])) return undefined;
-    const character = comment.startPosition.column + match.index + match[0].length;
+    // A bare `# noqa` already silences everything, so only a list of codes is extended.
+    const noqa = parseNoqa(comment.text);
+    if (!noqa || noqa.codes === "all" || noqa.listEnd === undefined) continue;
+    if (noqa.codes.has(code.toUpperCase())) return undefined;
+    const character = comment.startPosition.column + noqa.listEnd;
     return { range: { start: { line, character }, end: { line, character } }, newText: `, ${code}` };
   }
   const end = text.trimEnd().length;
