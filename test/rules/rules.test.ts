@@ -2,6 +2,7 @@
  * Every rule against its fixtures in ./fixtures:
  * - `ASxxx.py` must fire exactly on the lines marked `# expect: ASxxx` (and nowhere else);
  * - `ASxxx.silent.py` holds correct forms and must produce no diagnostic at all;
+ * - `ASxxx.ranges` records the exact range of every finding in `ASxxx.py` (a snapshot, reviewed by hand);
  * - `ASxxx.fixed.py` is the fire fixture after applying every fix of the rule; each fix is also
  *   applied alone and the result re-parsed and re-checked: it must remove exactly the diagnostics
  *   that carry that same fix (the same edits) — its own, and the others a single rewrite resolves
@@ -85,6 +86,17 @@ for (const rule of allRules) {
     });
 
     const diagnostics = fire ? lint(new PythonDocument("file:///fixture.py", fire), { ...context, select: [rule.code] }) : [];
+
+    test("underlines exactly what ASxxx.ranges records", () => {
+      // One line per finding: 1-based start and end, the code, and the first line of the underlined text.
+      const actual = diagnostics
+        .map((d) => `${d.range.start.line + 1}:${d.range.start.character + 1}-${d.range.end.line + 1}:${d.range.end.character + 1} ${d.code} ${fire!.slice(d.startOffset, d.endOffset).split("\n")[0].slice(0, 80)}`)
+        .join("\n") + "\n";
+      // UPDATE_RANGES=1 rewrites the snapshots; review the diff before committing it.
+      if (process.env.UPDATE_RANGES) fs.writeFileSync(`${fixtures}/${rule.code}.ranges`, actual);
+      assert.equal(actual, read(`${rule.code}.ranges`), `fixtures/${rule.code}.ranges differs (UPDATE_RANGES=1 npm test rewrites it)`);
+    });
+
     const withFix = diagnostics.filter((d) => d.fix);
     const withAlternatives = diagnostics.filter((d) => d.alternatives);
 
