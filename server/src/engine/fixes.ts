@@ -108,7 +108,7 @@ export function ensureImported(model: SemanticModel, module: string, name: strin
 
   // A new module-level name must neither shadow a name of the file nor be shadowed where it is used.
   const isFree = (candidate: string) => !scope.lookup(candidate) && !model.module.bindings.has(candidate);
-  const fromStatements = model.root.namedChildren.filter((n) => n.type === "import_from_statement" && n.childForFieldName("module_name")?.text.replace(/\s+/g, "") === module);
+  const fromStatements = topLevelFromImports(model).get(module) ?? [];
   const fromImport = fromStatements.find((n) => !n.namedChildren.some((c) => c.type === "wildcard_import"));
   if (isFree(name)) {
     // `from module import *` already provides it.
@@ -161,15 +161,49 @@ function extendFromImport(model: SemanticModel, statement: SyntaxNode, imported:
   return insertAt(last.endIndex, `, ${imported}`);
 }
 
+// Fixes ask these per finding, and a large file has many findings and many top-level statements.
+const fromImportsCache = new WeakMap<SemanticModel, Map<string, SyntaxNode[]>>();
+const importAnchorCache = new WeakMap<SemanticModel, { anchor?: SyntaxNode }>();
+
+/** The top-level `from module import ...` statements by module (white space removed), in document order. */
+function topLevelFromImports(model: SemanticModel): Map<string, SyntaxNode[]> {
+  let byModule = fromImportsCache.get(model);
+  if (!byModule) {
+    byModule = new Map();
+    for (const n of model.root.namedChildren) {
+      if (n.type !== "import_from_statement") continue;
+      const module = n.childForFieldName("module_name")?.text.replace(/\s+/g, "");
+      if (module === undefined) continue;
+      const list = byModule.get(module);
+      if (list) list.push(n);
+      else byModule.set(module, [n]);
+    }
+    fromImportsCache.set(model, byModule);
+  }
+  return byModule;
+}
+
+/** The statement a new import goes after: the last top-level import, else a module docstring. */
+function importAnchor(model: SemanticModel): SyntaxNode | undefined {
+  let cached = importAnchorCache.get(model);
+  if (!cached) {
+    const statements = model.root.namedChildren;
+    const imports = statements.filter((n) => IMPORT_STATEMENTS.includes(n.type));
+    const docstring = statements.find((n) => n.type !== "comment");
+    cached = {
+      anchor:
+        imports[imports.length - 1] ?? (docstring?.type === "expression_statement" && ["string", "concatenated_string"].includes(docstring.namedChildren[0]?.type ?? "") ? docstring : undefined),
+    };
+    importAnchorCache.set(model, cached);
+  }
+  return cached.anchor;
+}
+
 /** Inserts a whole import statement on a line of its own, after the last top-level import. */
 function newImportStatement(model: SemanticModel, statement: string): TextEdit {
   const text = model.text;
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
-  const statements = model.root.namedChildren;
-  const imports = statements.filter((n) => IMPORT_STATEMENTS.includes(n.type));
-  const docstring = statements.find((n) => n.type !== "comment");
-  const anchor =
-    imports[imports.length - 1] ?? (docstring?.type === "expression_statement" && ["string", "concatenated_string"].includes(docstring.namedChildren[0]?.type ?? "") ? docstring : undefined);
+  const anchor = importAnchor(model);
   if (anchor) {
     // After the anchor's line, so a comment ending that line (`# noqa`) stays where it is.
     const newline = text.indexOf("\n", anchor.endIndex);

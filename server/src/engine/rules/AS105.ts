@@ -57,7 +57,6 @@ export const AS105: Rule = {
     for (const call of model.storeCalls) {
       if (call.method === "clear" || !call.key) continue;
       const resolved = model.resolveValue(call.key);
-      const subject = subjectOf(call.key, resolved);
       const nonString = nonStringKind(resolved);
       if (nonString) {
         const name = throughName(call.key, resolved);
@@ -73,12 +72,12 @@ export const AS105: Rule = {
       if (!text) continue;
       const length = [...text.literal].length;
       if (length > MAX_KEY_LENGTH) {
-        report({ node: call.key, severity: "error", message: tooLongMessage(call, subject, text, length) });
+        report({ node: call.key, severity: "error", message: tooLongMessage(call, subjectOf(call.key, resolved), text, length) });
         continue;
       }
       const characters = [".", "/"].filter((c) => text.literal.includes(c));
       if (characters.length > 0) {
-        report({ node: call.key, message: separatorMessage(subject, text, characters) });
+        report({ node: call.key, message: separatorMessage(subjectOf(call.key, resolved), text, characters) });
       }
     }
   },

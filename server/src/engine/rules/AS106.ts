@@ -65,7 +65,7 @@ export const AS106: Rule = {
   summary: "Context key from the stores' development that never shipped (`task_state`, `asset_store`, ...): KeyError on Airflow 3.3",
   defaultSeverity: "error",
   check({ model, text, report }) {
-    if (!/task_state|task_store|asset_state|asset_store/.test(text)) return;
+    if (!/task_state|task_store|asset_state|asset_store/.test(text) || !hasOldKeyString(model, text)) return;
     const subscripts = captures(model.root, SUBSCRIPTS, "read");
     // A function that first writes `context["task_state"] = ...` can read it back.
     const writtenWhere = (context: SyntaxNode, name: string) => `${model.functionOf(context)?.node.id ?? "module"}:${context.text}:${name}`;
@@ -99,6 +99,21 @@ export const AS106: Rule = {
     }
   },
 };
+
+/**
+ * Whether a string's content in the file is exactly one of the old names, which both queries need.
+ * Checked first because `task_state_store` itself contains `task_state`, and a query visits every node.
+ */
+function hasOldKeyString(model: SemanticModel, text: string): boolean {
+  for (const match of text.matchAll(new RegExp(OLD_NAMES, "g"))) {
+    const start = match.index!;
+    const end = start + match[0].length;
+    // The smallest node spanning the name is the string's content exactly when the content is the name.
+    const node = model.root.descendantForIndex(start, end);
+    if (node.type === "string_content" && node.startIndex === start && node.endIndex === end) return true;
+  }
+  return false;
+}
 
 /** Replaces the key's text inside its quotes, so the quote style stays. */
 function renameKey(key: SyntaxNode, newName: string, safe: boolean): Fix | undefined {

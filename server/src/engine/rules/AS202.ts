@@ -63,7 +63,8 @@ export const AS202: Rule = {
   defaultSeverity: "error",
   check({ model, text, report }) {
     if (!text.includes("asset_state_store")) return;
-    for (const subscript of captures(model.root, SUBSCRIPTS, "subscript")) {
+    // Every subscript, in document order; a tree walk is cheaper than a query for a bare node type.
+    for (const subscript of model.root.descendantsOfType("subscript")) {
       const store = model.storeReference(subscript);
       if (store?.kind !== "asset" || !store.indexed || !store.asset || store.node.id !== subscript.id) continue;
       const fn = model.functionOf(subscript);
@@ -88,7 +89,6 @@ export const AS202: Rule = {
   },
 };
 
-const SUBSCRIPTS = "(subscript) @subscript";
 const STORE_PARAMETER = "asset_state_store";
 
 function addAssetFix(model: SemanticModel, fn: FunctionInfo, subscript: SyntaxNode, index: SyntaxNode, asset: AssetReference, missing: TaskDeclaration[]): Fix | undefined {

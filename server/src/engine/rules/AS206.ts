@@ -1,13 +1,11 @@
 import { ensureImported, replaceNode } from "../fixes";
-import { captures, SyntaxNode } from "../parser";
+import { attributeCalls, SyntaxNode } from "../parser";
 import { Rule } from "../rule";
 import { SemanticModel } from "../semantic/model";
 import { callArguments } from "../semantic/syntax";
 import { Fix } from "../types";
 
 const UTCNOW = "datetime.datetime.utcnow";
-/** Candidates found natively; only they have their callee resolved. */
-const UTCNOW_CALLS = `(call function: (attribute attribute: (identifier) @method (#eq? @method "utcnow"))) @call`;
 
 /**
  * ## What it does
@@ -55,7 +53,8 @@ export const AS206: Rule = {
   defaultSeverity: "warning",
   check({ model, text, report }) {
     if (!text.includes("utcnow") || !model.importsFrom("airflow")) return;
-    for (const node of captures(model.root, UTCNOW_CALLS, "call")) {
+    // Candidates found from the text; only they have their callee resolved.
+    for (const node of attributeCalls(model.tree, text, ["utcnow"])) {
       const call = model.callInfo(node);
       if (call.callee !== UTCNOW || call.args.positional.length > 0 || call.args.keywords.size > 0 || call.args.hasSplat) continue;
       const retagged = followedByTzinfoReplace(call.node);

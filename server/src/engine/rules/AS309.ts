@@ -87,11 +87,27 @@ function addParameters(model: SemanticModel, cls: ClassInfo, override: FunctionI
   const added = missing.map((name) => (withDefault ? `${name}=None` : name)).join(", ");
   const body = override.node.childForFieldName("body");
   const usesName = body !== null && body.descendantsOfType("identifier").some((id) => missing.includes(id.text));
-  const calledInFile = model.calls.some((call) => call.node.childForFieldName("function")?.childForFieldName("attribute")?.text === override.name);
+  const calledInFile = attributesCalled(model).has(override.name);
   return {
     title: `Add ${missing.join(", ")} to ${cls.name}.${override.name}`,
     safe: !usesName && !calledInFile,
     kind: "quickfix" as const,
     edits: [insertAt(last.node.endIndex, `, ${added}`)],
   };
+}
+
+const attributesCalledCache = new WeakMap<SemanticModel, Set<string>>();
+
+/** The names called as attributes anywhere in the file (`x.submit_job(...)`), collected once per model: a file can have many overrides to check. */
+function attributesCalled(model: SemanticModel): Set<string> {
+  let names = attributesCalledCache.get(model);
+  if (!names) {
+    names = new Set();
+    for (const call of model.calls) {
+      const attribute = call.node.childForFieldName("function")?.childForFieldName("attribute");
+      if (attribute) names.add(attribute.text);
+    }
+    attributesCalledCache.set(model, names);
+  }
+  return names;
 }

@@ -1,4 +1,4 @@
-import { captures, SyntaxNode } from "../parser";
+import { keywordCalls, SyntaxNode } from "../parser";
 import { pinStatement } from "../project/pin";
 import { Rule } from "../rule";
 import { ClassInfo, SemanticModel } from "../semantic/model";
@@ -88,7 +88,6 @@ function mixinClasses(operators: ResumableOperators): { cls: ClassInfo; mixin: s
     .map(([cls, mixin]) => ({ cls, mixin }));
 }
 
-const DURABLE_KEYWORDS = `(call arguments: (argument_list (keyword_argument name: (identifier) @keyword (#eq? @keyword "durable")))) @call`;
 
 /**
  * `durable=True` (or a name bound once to `True`) in calls that create operators: mixin operators and
@@ -98,7 +97,7 @@ const DURABLE_KEYWORDS = `(call arguments: (argument_list (keyword_argument name
 function durableKeywords(model: SemanticModel, operators: ResumableOperators): SyntaxNode[] {
   if (!model.text.includes("durable")) return [];
   const keywords: SyntaxNode[] = [];
-  for (const node of captures(model.root, DURABLE_KEYWORDS, "call")) {
+  for (const node of keywordCalls(model.tree, model.text, "durable")) {
     const call = model.callInfo(node);
     const durable = call.args.keywords.get("durable");
     if (!durable || model.resolveValue(durable.value).type !== "true") continue;

@@ -10,7 +10,7 @@
  * computed list, an imported asset, an alias inlet, `default_args` that may carry `outlets`, lineage
  * changed after the task is built — so that rules built on it stay silent there.
  */
-import { captures, SyntaxNode } from "../parser";
+import { attributeCalls, captures, SyntaxNode } from "../parser";
 import { mappingOf } from "./mapping";
 import { FunctionInfo, SemanticModel } from "./model";
 import { Binding } from "./scope";
@@ -51,7 +51,6 @@ const ASSET_ALIAS_CLASS = /^airflow\.(sdk|sdk\.definitions\.asset|datasets)\.(As
 const LINEAGE_KEYWORDS = new Set(["inlets", "outlets"]);
 /** Lineage changed after the task is built: `task.outlets = ...`, `op.add_outlets(...)`, `.override(outlets=...)`. */
 const LINEAGE_ATTRIBUTES = `(attribute attribute: (identifier) @name (#match? @name "^(inlets|outlets|add_inlets|add_outlets)$")) @attribute`;
-const OVERRIDE_CALLS = `(call function: (attribute attribute: (identifier) @name (#eq? @name "override"))) @call`;
 /** `default_args={"outlets": ...}` (on a DAG, a task group or an operator) gives every task below it those outlets. */
 const LINEAGE_DICTIONARY_KEYS = `(pair key: (string) @key)`;
 
@@ -261,7 +260,7 @@ function overridesLineage(model: SemanticModel, fn: FunctionInfo): boolean {
   let overridden = lineageOverrides.get(model);
   if (!overridden) {
     overridden = new Set();
-    const calls = model.text.includes(".override") ? captures(model.root, OVERRIDE_CALLS, "call") : [];
+    const calls = model.text.includes(".override") ? attributeCalls(model.tree, model.text, ["override"]) : [];
     for (const node of calls) {
       const object = node.childForFieldName("function")!.childForFieldName("object");
       const target = object?.type === "identifier" ? model.functionNamed(object.text, model.scopeOf(object)) : undefined;

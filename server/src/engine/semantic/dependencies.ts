@@ -13,7 +13,7 @@
  * What cannot be told from the text (a name assigned twice, tasks returned by a helper, `chain(*tasks)`)
  * is kept as an unresolved operand, so rules that need the whole graph can stay silent.
  */
-import { captures, SyntaxNode } from "../parser";
+import { attributeCalls, binaryOperators, identifiersSpelled, keywordCalls, SyntaxNode } from "../parser";
 import { CallInfo, FunctionInfo, SemanticModel } from "./model";
 import { Binding } from "./scope";
 import { KeywordArgument, plainString, unparenthesize } from "./syntax";
@@ -89,9 +89,6 @@ export interface Dependency {
   to: Operand;
 }
 
-const OPERATOR_CALLS = `(call arguments: (argument_list (keyword_argument name: (identifier) @keyword (#eq? @keyword "task_id")))) @call`;
-const BITSHIFTS = `[(binary_operator operator: ">>") (binary_operator operator: "<<")] @expression`;
-const SET_CALLS = `(call function: (attribute attribute: (identifier) @method (#match? @method "^set_(downstream|upstream)$"))) @call`;
 const TASK_DECORATOR = /^airflow\.(sdk|decorators)\.task(\.[A-Za-z_]+)?$/;
 const NOT_TASKS = /(^|\.)(DAG|TaskGroup|Asset|Dataset|Param|Label)$/;
 const HELPERS = /^airflow\.([A-Za-z_]\w*\.)*(chain|chain_linear|cross_downstream)$/;
@@ -116,6 +113,9 @@ export class DependencyGraph {
   private expressionsByTask?: Map<Task, DependencyExpression[]>;
   private modeledNames?: Set<number>;
   private referencesOf = new Map<Task, SyntaxNode[]>();
+  /** `statementBlock` by the bound identifier's id: asked once per reference, and `parent` is computed from the root. */
+  private readonly blocks = new Map<number, SyntaxNode | undefined>();
+  private readonly targetStarts = new Map<Binding, number>();
 
   private constructor(readonly model: SemanticModel) {
     this.findOperators();
@@ -216,12 +216,29 @@ export class DependencyGraph {
     // From a nested function the name is read when the function runs, not where it is written.
     if (bindings[0].scope !== scope) return undefined;
     let last: Binding | undefined;
+    let lastStart = -1;
+    const atStart = at.startIndex;
     for (const binding of bindings) {
-      if (binding.target.startIndex < at.startIndex && (!last || binding.target.startIndex > last.target.startIndex)) last = binding;
+      const start = this.targetStart(binding);
+      if (start < atStart && (!last || start > lastStart)) {
+        last = binding;
+        lastStart = start;
+      }
     }
     if (last?.kind !== "assign") return undefined;
-    const block = statementBlock(last.target);
+    if (!this.blocks.has(last.target.id)) this.blocks.set(last.target.id, statementBlock(last.target));
+    const block = this.blocks.get(last.target.id);
     return block && at.startIndex >= block.startIndex && at.endIndex <= block.endIndex ? last : undefined;
+  }
+
+  /** Where a binding's target starts, read once: `bindingAt` compares it for every mention of a name bound many times. */
+  private targetStart(binding: Binding): number {
+    let start = this.targetStarts.get(binding);
+    if (start === undefined) {
+      start = binding.target.startIndex;
+      this.targetStarts.set(binding, start);
+    }
+    return start;
   }
 
   /**
@@ -247,22 +264,23 @@ export class DependencyGraph {
     const binding = task.binding;
     if (!binding) return [];
     if (!this.identifiersByName) {
-      // One pass over the file's identifiers, kept for the names tasks are bound to.
+      // The identifiers spelled as the names tasks are bound to, found from the names' occurrences in the text.
       const names = new Set(this.tasks.flatMap((t) => (t.binding ? [t.binding.name] : [])));
       this.identifiersByName = new Map();
-      for (const id of this.model.root.descendantsOfType("identifier")) {
-        const name = id.text;
-        if (names.has(name)) push(this.identifiersByName, name, id);
+      for (const name of names) {
+        const ids = identifiersSpelled(this.model.tree, this.model.text, name);
+        if (ids.length > 0) this.identifiersByName.set(name, ids);
       }
     }
     let found = this.referencesOf.get(task);
     if (!found) {
       found = (this.identifiersByName.get(binding.name) ?? []).filter((id) => {
         if (id.id === binding.target.id) return false;
+        // The binding first: it rules out the same name in other scopes without `id.parent`, which tree-sitter computes from the root.
+        if (this.bindingAt(id.text, id) !== binding) return false;
         const parent = id.parent;
         if (parent?.type === "attribute" && parent.childForFieldName("attribute")?.id === id.id) return false;
-        if (parent?.type === "keyword_argument" && parent.childForFieldName("name")?.id === id.id) return false;
-        return this.bindingAt(id.text, id) === binding;
+        return !(parent?.type === "keyword_argument" && parent.childForFieldName("name")?.id === id.id);
       });
       this.referencesOf.set(task, found);
     }
@@ -279,7 +297,7 @@ export class DependencyGraph {
 
   private findOperators(): void {
     if (!this.model.text.includes("task_id")) return;
-    for (const node of captures(this.model.root, OPERATOR_CALLS, "call")) {
+    for (const node of keywordCalls(this.model.tree, this.model.text, "task_id")) {
       const fn = node.childForFieldName("function");
       if (!fn || (fn.type !== "identifier" && fn.type !== "attribute")) continue;
       const call = this.model.callInfo(node);
@@ -435,7 +453,7 @@ export class DependencyGraph {
 
   private findBitshifts(): void {
     if (!this.model.text.includes(">>") && !this.model.text.includes("<<")) return;
-    const nodes = captures(this.model.root, BITSHIFTS, "expression");
+    const nodes = binaryOperators(this.model.tree, this.model.text, [">>", "<<"]);
     const inner = new Set<number>();
     for (const node of nodes) {
       for (const side of ["left", "right"]) {
@@ -519,7 +537,7 @@ export class DependencyGraph {
 
   private findSetCalls(): void {
     if (!this.model.text.includes(".set_")) return;
-    for (const node of captures(this.model.root, SET_CALLS, "call")) {
+    for (const node of attributeCalls(this.model.tree, this.model.text, ["set_downstream", "set_upstream"])) {
       const fn = node.childForFieldName("function")!;
       const receiver = this.writtenOperand(fn.childForFieldName("object")!);
       if (receiver.tasks.length === 0) continue;

@@ -5,7 +5,7 @@
  * `PythonOperator.partial(..., python_callable=fn).expand(...)`. Every map index of a mapped task
  * has its own task state store, but they all share an asset's store.
  */
-import { captures, SyntaxNode } from "../parser";
+import { attributeCalls, SyntaxNode } from "../parser";
 import { CallInfo, FunctionInfo, SemanticModel } from "./model";
 import { plainString, unparenthesize } from "./syntax";
 
@@ -19,7 +19,6 @@ export interface TaskMapping {
   mappedParameters?: string[];
 }
 
-const EXPAND_CALLS = `(call function: (attribute attribute: (identifier) @method (#match? @method "^(expand|expand_kwargs)$"))) @call`;
 
 interface FileMapping {
   byFunction: Map<FunctionInfo, TaskMapping>;
@@ -39,7 +38,7 @@ function fileMapping(model: SemanticModel): FileMapping {
     // The text tells cheaply whether the (slower) queries can find anything.
     found = { byFunction: new Map(), partials: model.text.includes("python_callable") ? findPartials(model) : new Map() };
     cache.set(model, found);
-    if (model.text.includes(".expand")) for (const node of captures(model.root, EXPAND_CALLS, "call")) addExpansion(model, found, node);
+    if (model.text.includes(".expand")) for (const node of attributeCalls(model.tree, model.text, ["expand", "expand_kwargs"])) addExpansion(model, found, node);
   }
   return found;
 }

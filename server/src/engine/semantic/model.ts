@@ -2,7 +2,7 @@
  * The semantic model of one Python DAG file: what rules ask about instead of re-walking the tree.
  * Built once per parse; the expensive parts (calls, store references) are computed on first use.
  */
-import { captures, SyntaxNode, Tree } from "../parser";
+import { attributeCalls, keywordCalls, SyntaxNode, Tree } from "../parser";
 import { Binding, Scope } from "./scope";
 import { callArguments, CallArguments, dottedParts, KeywordArgument, plainString, unparenthesize } from "./syntax";
 
@@ -122,9 +122,20 @@ const DAG_DECORATOR = /^airflow\.(sdk|decorators)\.dag$/;
 const DAG_CLASS = /^airflow\.(sdk|models|models\.dag|sdk\.definitions\.dag)?\.?DAG$/;
 /** A Python operator, or its `.partial(...)` for mapped tasks: either names the task's callable. */
 const PYTHON_OPERATOR = /^airflow\..*\.(PythonOperator|PythonVirtualenvOperator|ExternalPythonOperator|BranchPythonOperator|ShortCircuitOperator)(\.partial)?$/;
-const STORE_METHOD_CALLS = `(call function: (attribute attribute: (identifier) @method (#match? @method "^(get|set|delete|clear)$"))) @call`;
-const CALLS_WITH_PYTHON_CALLABLE = `(call arguments: (argument_list (keyword_argument name: (identifier) @keyword (#eq? @keyword "python_callable")))) @call`;
+const STORE_METHODS: readonly StoreMethod[] = ["get", "set", "delete", "clear"];
 const SCOPE_TYPES = ["function_definition", "class_definition"];
+/** The nodes that bind names. */
+const BINDING_TYPES = [
+  "import_statement",
+  "import_from_statement",
+  "assignment",
+  "augmented_assignment",
+  "named_expression",
+  "for_statement",
+  "as_pattern_target",
+  "global_statement",
+  "nonlocal_statement",
+];
 
 export class SemanticModel {
   readonly module: Scope;
@@ -141,11 +152,15 @@ export class SemanticModel {
 
   constructor(
     readonly tree: Tree,
+    /** The source `tree` was parsed from: some lookups search it and map the offsets back to nodes. */
     readonly text: string,
   ) {
     this.module = new Scope("module", tree.rootNode, undefined, 0, Number.MAX_SAFE_INTEGER);
-    this.buildScopes();
-    this.collectBindings();
+    // One walk of the tree finds the nodes of both passes; each pass takes its own, in document order.
+    const nodes = this.root.descendantsOfType([...SCOPE_TYPES, ...BINDING_TYPES]);
+    const types = nodes.map((node) => node.type);
+    this.buildScopes(nodes.filter((_, i) => SCOPE_TYPES.includes(types[i])));
+    this.collectBindings(nodes.filter((_, i) => BINDING_TYPES.includes(types[i])));
     this.resolveTasks();
   }
 
@@ -294,7 +309,7 @@ export class SemanticModel {
   get storeCalls(): StoreCall[] {
     if (!this.storeCallList) {
       this.storeCallList = [];
-      for (const node of captures(this.root, STORE_METHOD_CALLS, "call")) {
+      for (const node of attributeCalls(this.tree, this.text, STORE_METHODS)) {
         const call = this.callInfo(node);
         const fn = node.childForFieldName("function")!;
         const method = fn.childForFieldName("attribute")!.text;
@@ -388,8 +403,8 @@ export class SemanticModel {
 
   // ---- construction ----
 
-  private buildScopes(): void {
-    const definitions = this.root.descendantsOfType(SCOPE_TYPES);
+  /** `definitions`: the file's function and class definitions, in document order. */
+  private buildScopes(definitions: SyntaxNode[]): void {
     // descendantsOfType returns nodes in document order, so a parent's scope exists before its children's.
     for (const node of definitions) {
       const body = node.childForFieldName("body");
@@ -447,18 +462,8 @@ export class SemanticModel {
     };
   }
 
-  private collectBindings(): void {
-    const statements = this.root.descendantsOfType([
-      "import_statement",
-      "import_from_statement",
-      "assignment",
-      "augmented_assignment",
-      "named_expression",
-      "for_statement",
-      "as_pattern_target",
-      "global_statement",
-      "nonlocal_statement",
-    ]);
+  /** `statements`: the file's nodes of the `BINDING_TYPES`, in document order. */
+  private collectBindings(statements: SyntaxNode[]): void {
     for (const node of statements) {
       switch (node.type) {
         case "import_statement":
@@ -555,9 +560,9 @@ export class SemanticModel {
         }
       }
     }
-    // Queries filter their predicates in JavaScript; the text says cheaply whether this one can match.
+    // The text says cheaply whether any call can pass `python_callable=`.
     if (!this.text.includes("python_callable")) return;
-    for (const node of captures(this.root, CALLS_WITH_PYTHON_CALLABLE, "call")) {
+    for (const node of keywordCalls(this.tree, this.text, "python_callable")) {
       const call = this.callInfo(node);
       if (!call.callee || !PYTHON_OPERATOR.test(call.callee)) continue;
       const callable = call.args.keywords.get("python_callable")?.value;
@@ -569,7 +574,10 @@ export class SemanticModel {
 
   private findDags(): DagInfo[] {
     const dags: DagInfo[] = [];
-    for (const call of this.calls) {
+    // A callee ending in `DAG` is spelled so in the file (in the call or in an import), and resolving
+    // the callee of every call of a large file is costly: without the word, no call is a DAG.
+    const dagCalls = this.text.includes("DAG") ? this.calls : [];
+    for (const call of dagCalls) {
       if (!call.callee || !DAG_CLASS.test(call.callee)) continue;
       dags.push({ node: call.node.parent?.parent?.type === "with_item" ? call.node.parent.parent : call.node, call, keywords: call.args.keywords, defaultArgs: this.defaultArgs(call.args.keywords) });
     }

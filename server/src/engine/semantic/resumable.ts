@@ -370,7 +370,11 @@ export class ResumableOperators {
     const scopes: DagScope[] = [];
     const dags = this.model.dags;
     if (dags.length === 0) return scopes;
-    const withStatements = this.model.root.descendantsOfType("with_statement");
+    // Each `with` statement's clause, read once (in document order) rather than once per DAG.
+    const withClauses = this.model.root.descendantsOfType("with_statement").flatMap((statement) => {
+      const clause = statement.namedChildren.find((c) => c.type === "with_clause");
+      return clause ? [{ statement, start: clause.startIndex, end: clause.endIndex }] : [];
+    });
     for (const dag of dags) {
       if (dag.node.type === "function_definition") {
         const body = dag.node.childForFieldName("body");
@@ -379,10 +383,9 @@ export class ResumableOperators {
       }
       const call = dag.call?.node;
       if (!call) continue;
-      const statement = withStatements.find((w) => {
-        const clause = w.namedChildren.find((c) => c.type === "with_clause");
-        return clause !== undefined && call.startIndex >= clause.startIndex && call.endIndex <= clause.endIndex;
-      });
+      const start = call.startIndex;
+      const end = call.endIndex;
+      const statement = withClauses.find((w) => start >= w.start && end <= w.end)?.statement;
       const body = statement?.childForFieldName("body");
       if (body) scopes.push({ dag, bodyStart: body.startIndex, bodyEnd: body.endIndex });
     }

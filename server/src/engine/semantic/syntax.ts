@@ -12,7 +12,9 @@ export interface StringLiteral {
 /** A string or implicitly concatenated strings; undefined for anything else. */
 export function stringLiteral(node: SyntaxNode | null | undefined): StringLiteral | undefined {
   if (!node) return undefined;
-  if (node.type === "concatenated_string") {
+  // Each node property is a call into the native binding: read each once.
+  const type = node.type;
+  if (type === "concatenated_string") {
     const parts = node.namedChildren.map(stringLiteral);
     if (parts.some((p) => !p)) return undefined;
     const literals = parts as StringLiteral[];
@@ -23,12 +25,14 @@ export function stringLiteral(node: SyntaxNode | null | undefined): StringLitera
       isFString: literals.some((p) => p.isFString),
     };
   }
-  if (node.type !== "string") return undefined;
+  if (type !== "string") return undefined;
   const start = node.firstChild;
   const end = node.lastChild;
   if (!start || !end || start.type !== "string_start") return undefined;
-  const prefix = start.text.replace(/["']+$/, "").toLowerCase();
-  const value = node.text.slice(start.text.length, node.text.length - end.text.length);
+  const opening = start.text;
+  const whole = node.text;
+  const prefix = opening.replace(/["']+$/, "").toLowerCase();
+  const value = whole.slice(opening.length, whole.length - end.text.length);
   return { value, prefix, isBytes: prefix.includes("b"), isFString: prefix.includes("f") && node.namedChildren.some((c) => c.type === "interpolation") };
 }
 
@@ -40,8 +44,9 @@ export function plainString(node: SyntaxNode | null | undefined): string | undef
 
 export function isNumberLiteral(node: SyntaxNode | null | undefined): boolean {
   if (!node) return false;
-  if (node.type === "integer" || node.type === "float") return true;
-  return node.type === "unary_operator" && /^[-+]$/.test(node.child(0)?.text ?? "") && isNumberLiteral(node.child(1));
+  const type = node.type;
+  if (type === "integer" || type === "float") return true;
+  return type === "unary_operator" && /^[-+]$/.test(node.child(0)?.text ?? "") && isNumberLiteral(node.child(1));
 }
 
 export interface CallArguments {
@@ -88,8 +93,9 @@ export function callArguments(call: SyntaxNode): CallArguments {
 /** `a.b.c` as ["a", "b", "c"]; undefined when the expression is not a plain dotted name. */
 export function dottedParts(node: SyntaxNode | null | undefined): string[] | undefined {
   if (!node) return undefined;
-  if (node.type === "identifier") return [node.text];
-  if (node.type === "attribute") {
+  const type = node.type;
+  if (type === "identifier") return [node.text];
+  if (type === "attribute") {
     const object = dottedParts(node.childForFieldName("object"));
     const attribute = node.childForFieldName("attribute");
     return object && attribute ? [...object, attribute.text] : undefined;

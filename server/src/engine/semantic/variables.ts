@@ -9,7 +9,7 @@
  * another task reads (or a template names) is shared configuration or hand-off between tasks, which
  * is what Variables are for. Computed once per model and shared by the rules.
  */
-import { captures, SyntaxNode } from "../parser";
+import { attributeCalls, SyntaxNode } from "../parser";
 import { AssetReference, assetReference, compareAssets, distinctCount, storeEntries, TaskDeclaration, taskDeclarations } from "./assets";
 import { CallInfo, FunctionInfo, SemanticModel } from "./model";
 import { ResumableOperators } from "./resumable";
@@ -98,8 +98,6 @@ export interface VariableFindings {
 }
 
 const VARIABLE_METHOD = /^airflow\.(sdk|models)(\.[A-Za-z_][\w.]*)?\.Variable\.(get|set|delete)$/;
-const VARIABLE_CALLS = `(call function: (attribute attribute: (identifier) @method (#match? @method "^(get|set|delete)$"))) @call`;
-const XCOM_CALLS = `(call function: (attribute attribute: (identifier) @method (#match? @method "^xcom_(push|pull)$"))) @call`;
 /** `job_id`, `run_id`, `spark_job_id`, `dbt_run_id`: keys that hold an external job's id. */
 const JOB_ID_XCOM_KEY = /^(\w+_)?(job|run)_id$/;
 /** Names of a job id (`spark_job_id`, `application_id`, `query_execution_id`, `batch_id`) or of anything about a job. */
@@ -212,7 +210,7 @@ function variableCalls(model: SemanticModel): VariableCall[] {
   for (const [name, bindings] of model.module.bindings) {
     if (bindings.some((b) => b.kind === "import" && b.qualifiedName?.endsWith(".Variable"))) receivers.add(name);
   }
-  for (const node of captures(model.root, VARIABLE_CALLS, "call")) {
+  for (const node of attributeCalls(model.tree, model.text, ["get", "set", "delete"])) {
     const callee = node.childForFieldName("function")!;
     const receiver = callee.childForFieldName("object")!;
     if (!receivers.has(receiver.type === "attribute" ? receiver.childForFieldName("attribute")!.text : receiver.text)) continue;
@@ -481,7 +479,7 @@ export function xcomRoundTrips(model: SemanticModel, resumable: ResumableOperato
 
 function findRoundTrips(model: SemanticModel, resumable: ResumableOperators): XComRoundTrip[] {
   const groups = new Map<string, XComRoundTrip>();
-  for (const node of captures(model.root, XCOM_CALLS, "call")) {
+  for (const node of attributeCalls(model.tree, model.text, ["xcom_push", "xcom_pull"])) {
     const fn = model.functionOf(node);
     const task = fn && taskBodyOf(model, fn, resumable);
     if (!task) continue;
