@@ -7,12 +7,11 @@
  */
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
+import { TempFolder } from "../support/tempFolder";
 import { after, before, describe, test } from "node:test";
 import { FileChangeType, ProtocolConnection, PublishDiagnosticsParams, Registration } from "vscode-languageserver-protocol/node";
 import { AIRFLOW_VERSION_METHOD, AirflowVersionParams } from "../../server/src/lsp/airflowVersionProtocol";
-import { DEFAULT_TIMEOUT_MS, fileUri, LspSession } from "./session";
+import { DEFAULT_TIMEOUT_MS, LspSession } from "./session";
 
 const DAG = `from airflow.sdk import task
 
@@ -81,28 +80,22 @@ async function waitFor<T>(find: () => T | undefined, timeoutMs = DEFAULT_TIMEOUT
 }
 
 describe("language server: the Airflow version the project pins", () => {
-  let root: string;
+  let folder: TempFolder;
   let session: LspSession;
   let pins: PinNotifications;
-  const file = (relative: string) => path.join(root, relative);
-  const uri = (relative: string) => fileUri(file(relative));
-  const write = (relative: string, text: string) => {
-    fs.mkdirSync(path.dirname(file(relative)), { recursive: true });
-    fs.writeFileSync(file(relative), text);
-  };
 
   before(async () => {
-    root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "lsp-airflow-version-")));
-    write(".git/HEAD", "ref: refs/heads/main\n");
-    write("requirements.txt", "# the scheduler's image\napache-airflow==2.10.5\n");
-    write("dags/export.py", DAG);
-    session = await LspSession.start({ initializationOptions: { trusted: false }, workspaceFolders: [root], watcherRegistration: true });
+    folder = new TempFolder("lsp-airflow-version-");
+    folder.write(".git/HEAD", "ref: refs/heads/main\n");
+    folder.write("requirements.txt", "# the scheduler's image\napache-airflow==2.10.5\n");
+    folder.write("dags/export.py", DAG);
+    session = await LspSession.start({ initializationOptions: { trusted: false }, workspaceFolders: [folder.root], watcherRegistration: true });
     pins = new PinNotifications(session);
   });
 
   after(() => {
     session.dispose();
-    fs.rmSync(root, { recursive: true, force: true });
+    folder.remove();
   });
 
   test("the server watches every kind of file a pin is read from", async () => {
@@ -112,16 +105,16 @@ describe("language server: the Airflow version the project pins", () => {
   });
 
   test("requirements.txt pins 2.10.5: AS501 at the first store use, and the client is told the pin and where it is", async () => {
-    const dag = uri("dags/export.py");
+    const dag = folder.uri("dags/export.py");
     const published = await session.open(dag, DAG);
     assert.deepEqual(codes(published), [`AS501@${STORE_USE_LINE}`]);
     assert.match(String(published.diagnostics[0].message), /the project pins Airflow 2\.10\.5 \(\.\.\/requirements\.txt:2\)/);
     const notified = await pins.when(dag, (p) => p.pin !== null);
-    assert.deepEqual(notified, { uri: dag, pin: { text: "Airflow 2.10.5", below33: true, sourceUri: uri("requirements.txt"), line: 2 } });
+    assert.deepEqual(notified, { uri: dag, pin: { text: "Airflow 2.10.5", below33: true, sourceUri: folder.uri("requirements.txt"), line: 2 } });
   });
 
   test("edits that keep the pin do not repeat the notification", async () => {
-    const dag = uri("dags/export.py");
+    const dag = folder.uri("dags/export.py");
     const before = pins.countFor(dag);
     const published = await session.change(dag, [{ range: { start: { line: 7, character: 0 }, end: { line: 7, character: 0 } }, text: "# edited\n" }]);
     assert.deepEqual(codes(published), [`AS501@${STORE_USE_LINE}`]);
@@ -132,41 +125,41 @@ describe("language server: the Airflow version the project pins", () => {
   });
 
   test("requirements.txt rewritten to 3.3.0 and reported by the watcher: AS501 is cleared and the new pin sent", async () => {
-    const dag = uri("dags/export.py");
-    write("requirements.txt", "apache-airflow==3.3.0\n");
-    session.filesChanged([{ uri: uri("requirements.txt"), type: FileChangeType.Changed }]);
+    const dag = folder.uri("dags/export.py");
+    folder.write("requirements.txt", "apache-airflow==3.3.0\n");
+    session.filesChanged([{ uri: folder.uri("requirements.txt"), type: FileChangeType.Changed }]);
     const published = await session.diagnosticsWhen(dag, (p) => !hasAs501(p));
     assert.deepEqual(codes(published), []);
     const notified = await pins.when(dag, (p) => p.pin?.text === "Airflow 3.3.0");
-    assert.deepEqual(notified.pin, { text: "Airflow 3.3.0", below33: false, sourceUri: uri("requirements.txt"), line: 1 });
+    assert.deepEqual(notified.pin, { text: "Airflow 3.3.0", below33: false, sourceUri: folder.uri("requirements.txt"), line: 1 });
   });
 
   test("a Dockerfile created next to the DAG takes over; deleting it gives the project's pin back", async () => {
-    const dag = uri("dags/export.py");
-    write("dags/Dockerfile", "ARG AIRFLOW_VERSION=2.9.3\nFROM apache/airflow:${AIRFLOW_VERSION}-python3.11\n");
-    session.filesChanged([{ uri: uri("dags/Dockerfile"), type: FileChangeType.Created }]);
+    const dag = folder.uri("dags/export.py");
+    folder.write("dags/Dockerfile", "ARG AIRFLOW_VERSION=2.9.3\nFROM apache/airflow:${AIRFLOW_VERSION}-python3.11\n");
+    session.filesChanged([{ uri: folder.uri("dags/Dockerfile"), type: FileChangeType.Created }]);
     const published = await session.diagnosticsWhen(dag, hasAs501);
     assert.match(String(published.diagnostics[0].message), /the project pins Airflow 2\.9\.3 \(Dockerfile:1\)/);
-    assert.deepEqual((await pins.when(dag, (p) => p.pin?.text === "Airflow 2.9.3")).pin, { text: "Airflow 2.9.3", below33: true, sourceUri: uri("dags/Dockerfile"), line: 1 });
+    assert.deepEqual((await pins.when(dag, (p) => p.pin?.text === "Airflow 2.9.3")).pin, { text: "Airflow 2.9.3", below33: true, sourceUri: folder.uri("dags/Dockerfile"), line: 1 });
 
-    fs.rmSync(file("dags/Dockerfile"));
-    session.filesChanged([{ uri: uri("dags/Dockerfile"), type: FileChangeType.Deleted }]);
+    fs.rmSync(folder.file("dags/Dockerfile"));
+    session.filesChanged([{ uri: folder.uri("dags/Dockerfile"), type: FileChangeType.Deleted }]);
     assert.deepEqual(codes(await session.diagnosticsWhen(dag, (p) => !hasAs501(p))), []);
     await pins.when(dag, (p) => p.pin?.text === "Airflow 3.3.0");
   });
 
   test("a project that stops naming Airflow: no pin, and the client is told so", async () => {
-    const dag = uri("dags/export.py");
-    write("requirements.txt", "requests==2.32.3\n");
-    session.filesChanged([{ uri: uri("requirements.txt"), type: FileChangeType.Changed }]);
+    const dag = folder.uri("dags/export.py");
+    folder.write("requirements.txt", "requests==2.32.3\n");
+    session.filesChanged([{ uri: folder.uri("requirements.txt"), type: FileChangeType.Changed }]);
     const notified = await pins.when(dag, (p) => p.pin === null);
     assert.deepEqual(notified, { uri: dag, pin: null });
   });
 
   test("an untitled document gets no pin, even with the same text as a pinned file", async () => {
-    write("requirements.txt", "apache-airflow==2.10.5\n");
-    session.filesChanged([{ uri: uri("requirements.txt"), type: FileChangeType.Changed }]);
-    await session.diagnosticsWhen(uri("dags/export.py"), hasAs501);
+    folder.write("requirements.txt", "apache-airflow==2.10.5\n");
+    session.filesChanged([{ uri: folder.uri("requirements.txt"), type: FileChangeType.Changed }]);
+    await session.diagnosticsWhen(folder.uri("dags/export.py"), hasAs501);
 
     const untitled = "untitled:Untitled-1";
     const published = await session.open(untitled, DAG);
@@ -175,7 +168,7 @@ describe("language server: the Airflow version the project pins", () => {
   });
 
   test("a document closed and opened again is told its pin again", async () => {
-    const dag = uri("dags/export.py");
+    const dag = folder.uri("dags/export.py");
     session.close(dag);
     const before = pins.countFor(dag);
     await session.open(dag, DAG);

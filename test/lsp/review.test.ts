@@ -4,15 +4,13 @@
  * Airflow 3.3.1, so the review must carry the pin the lint uses, as well as the rule settings.
  */
 import assert from "node:assert/strict";
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
+import { TempFolder } from "../support/tempFolder";
 import { after, before, describe, test } from "node:test";
 import { CodeAction, ProtocolConnection, ResponseError } from "vscode-languageserver-protocol/node";
 import { PythonDocument, reviewMarkdown } from "../../server/src/engine";
 import { AirflowVersionResolver, diskProjectFiles } from "../../server/src/engine/project";
 import { REVIEW_METHOD, ReviewParams, ReviewResponse } from "../../server/src/lsp/reviewProtocol";
-import { fileUri, LspSession } from "./session";
+import { LspSession } from "./session";
 
 const HEAD = `from datetime import datetime, timezone
 
@@ -64,14 +62,8 @@ function actions(result: unknown): CodeAction[] {
 }
 
 describe("language server: AS405's rewrites and the review request", () => {
-  let root: string;
+  let folder: TempFolder;
   let session: LspSession;
-  const file = (relative: string) => path.join(root, relative);
-  const uri = (relative: string) => fileUri(file(relative));
-  const write = (relative: string, text: string) => {
-    fs.mkdirSync(path.dirname(file(relative)), { recursive: true });
-    fs.writeFileSync(file(relative), text);
-  };
   const review = (documentUri: string) => {
     // LspSession sends the standard requests only; this one is the extension's own.
     const connection: ProtocolConnection = session["connection"];
@@ -79,23 +71,23 @@ describe("language server: AS405's rewrites and the review request", () => {
   };
   /** The engine's review of `text` at `relative`, with everything the server's lint of it uses. */
   const engineReview = (relative: string, text: string) =>
-    reviewMarkdown(new PythonDocument(uri(relative), text), {
-      path: file(relative),
+    reviewMarkdown(new PythonDocument(folder.uri(relative), text), {
+      path: folder.file(relative),
       severities: SEVERITIES,
-      airflowPin: new AirflowVersionResolver(diskProjectFiles).pinFor(file(relative)),
+      airflowPin: new AirflowVersionResolver(diskProjectFiles).pinFor(folder.file(relative)),
     });
 
   before(async () => {
-    root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "lsp-review-")));
+    folder = new TempFolder("lsp-review-");
     // `.git` ends the search for a pin, whatever the temp folder's parents hold.
-    write(".git/HEAD", "ref: refs/heads/main\n");
-    write("requirements.txt", "apache-airflow==3.3.1\n");
-    session = await LspSession.start({ initializationOptions: { trusted: false }, workspaceFolders: [root], settings: { rules: SEVERITIES } });
+    folder.write(".git/HEAD", "ref: refs/heads/main\n");
+    folder.write("requirements.txt", "apache-airflow==3.3.1\n");
+    session = await LspSession.start({ initializationOptions: { trusted: false }, workspaceFolders: [folder.root], settings: { rules: SEVERITIES } });
   });
 
   after(() => {
     session.dispose();
-    fs.rmSync(root, { recursive: true, force: true });
+    folder.remove();
   });
 
   test("AS405 offers two refactor.rewrite actions, neither preferred; each applied gives its one-task DAG", async () => {
@@ -103,7 +95,7 @@ describe("language server: AS405's rewrites and the review request", () => {
       ["deferrable.py", "Fold `wait` into `submit`: one deferrable task (`deferrable=True, wait_for_termination=True`; needs a Triggerer)", ONE_DEFERRABLE_TASK],
       ["durable.py", "Fold `wait` into `submit`: one durable task (`wait_for_termination=True, durable=True`)", ONE_DURABLE_TASK],
     ]) {
-      const dag = uri(`dags/${name}`);
+      const dag = folder.uri(`dags/${name}`);
       const { diagnostics } = await session.open(dag, SPLIT);
       const as405 = diagnostics.filter((d) => d.code === "AS405");
       assert.deepEqual(as405.map((d) => d.range.start.line), [17]);
@@ -127,7 +119,7 @@ describe("language server: AS405's rewrites and the review request", () => {
   });
 
   test("the review answers what the engine writes for the document, with its pin and rule settings, and follows its edits", async () => {
-    const dag = uri("dags/nightly.py");
+    const dag = folder.uri("dags/nightly.py");
     await session.open(dag, SPLIT);
     const first = await review(dag);
     assert.equal(first.version, 1);
@@ -145,7 +137,7 @@ describe("language server: AS405's rewrites and the review request", () => {
   });
 
   test("a file without findings: the review says so", async () => {
-    const dag = uri("dags/clean.py");
+    const dag = folder.uri("dags/clean.py");
     const published = await session.open(dag, CLEAN);
     assert.deepEqual(published.diagnostics, []);
     const { markdown } = await review(dag);
@@ -155,8 +147,8 @@ describe("language server: AS405's rewrites and the review request", () => {
   });
 
   test("a document the server does not have open is refused with an error, and the server keeps answering", async () => {
-    const closed = uri("dags/never_opened.py");
+    const closed = folder.uri("dags/never_opened.py");
     await assert.rejects(review(closed), (error: unknown) => error instanceof ResponseError && /is not open/.test(error.message));
-    assert.ok((await review(uri("dags/clean.py"))).markdown.length > 0);
+    assert.ok((await review(folder.uri("dags/clean.py"))).markdown.length > 0);
   });
 });

@@ -6,14 +6,13 @@
  */
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
 import { CompletionItem, FileChangeType, InsertTextFormat, MarkupContent, PublishDiagnosticsParams, WatchKind } from "vscode-languageserver-protocol/node";
 import { resumableOperator } from "../support/git";
+import { TempFolder } from "../support/tempFolder";
 import { fromRoot } from "../support/paths";
-import { fileUri, LspSession } from "./session";
+import { LspSession } from "./session";
 
 const OPERATORS = resumableOperator("SparkOp", "spark_job_id");
 const NOT_RESUMABLE = OPERATORS.replace("class SparkOp(ResumableJobMixin, BaseOperator):", "class SparkOp(BaseOperator):");
@@ -47,34 +46,28 @@ const codes = (published: PublishDiagnosticsParams) => published.diagnostics.map
 const hasAs305 = (published: PublishDiagnosticsParams) => published.diagnostics.some((d) => d.code === "AS305");
 
 describe("language server: operator classes of other workspace modules", () => {
-  let root: string;
+  let folder: TempFolder;
   let session: LspSession;
-  const file = (relative: string) => path.join(root, relative);
-  const uri = (relative: string) => fileUri(file(relative));
-  const write = (relative: string, text: string) => {
-    fs.mkdirSync(path.dirname(file(relative)), { recursive: true });
-    fs.writeFileSync(file(relative), text);
-  };
 
   before(async () => {
-    root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "lsp-workspace-")));
-    write("include/__init__.py", "");
-    write("include/operators.py", OPERATORS);
-    write("dags/etl.py", ETL);
-    write("dags/helpers.py", resumableOperator("HelperOp", "helper_id"));
-    write("dags/sibling.py", SIBLING_DAG);
-    write("dags/skipped.py", SKIPPED_DAG);
-    write("node_modules/ops.py", resumableOperator("NodeOp", "node_id"));
-    write("vendor_env/pyvenv.cfg", "home = /usr/bin\n");
-    write("vendor_env/ops.py", resumableOperator("EnvOp", "env_id"));
-    write(".hidden/ops.py", resumableOperator("HiddenOp", "hidden_id"));
-    write("big/generated.py", `# airflow dag\n${"x = 1\n".repeat(200_000)}`);
-    session = await LspSession.start({ initializationOptions: { trusted: false }, workspaceFolders: [root], watcherRegistration: true });
+    folder = new TempFolder("lsp-workspace-");
+    folder.write("include/__init__.py", "");
+    folder.write("include/operators.py", OPERATORS);
+    folder.write("dags/etl.py", ETL);
+    folder.write("dags/helpers.py", resumableOperator("HelperOp", "helper_id"));
+    folder.write("dags/sibling.py", SIBLING_DAG);
+    folder.write("dags/skipped.py", SKIPPED_DAG);
+    folder.write("node_modules/ops.py", resumableOperator("NodeOp", "node_id"));
+    folder.write("vendor_env/pyvenv.cfg", "home = /usr/bin\n");
+    folder.write("vendor_env/ops.py", resumableOperator("EnvOp", "env_id"));
+    folder.write(".hidden/ops.py", resumableOperator("HiddenOp", "hidden_id"));
+    folder.write("big/generated.py", `# airflow dag\n${"x = 1\n".repeat(200_000)}`);
+    session = await LspSession.start({ initializationOptions: { trusted: false }, workspaceFolders: [folder.root], watcherRegistration: true });
   });
 
   after(() => {
     session.dispose();
-    fs.rmSync(root, { recursive: true, force: true });
+    folder.remove();
   });
 
   test("initialize announces hover, and completion triggered by `=`", async () => {
@@ -96,88 +89,88 @@ describe("language server: operator classes of other workspace modules", () => {
   });
 
   test("AS305 reports retries=0 on an operator whose class is defined in include/operators.py", async () => {
-    session.openWithoutWaiting(uri("dags/etl.py"), ETL);
-    const published = await session.diagnosticsWhen(uri("dags/etl.py"), hasAs305);
+    session.openWithoutWaiting(folder.uri("dags/etl.py"), ETL);
+    const published = await session.diagnosticsWhen(folder.uri("dags/etl.py"), hasAs305);
     assert.deepEqual(codes(published), ["AS305@4"]);
   });
 
   test("and on an operator of a sibling module of the DAG's folder", async () => {
-    session.openWithoutWaiting(uri("dags/sibling.py"), SIBLING_DAG);
-    assert.deepEqual(codes(await session.diagnosticsWhen(uri("dags/sibling.py"), hasAs305)), ["AS305@4"]);
+    session.openWithoutWaiting(folder.uri("dags/sibling.py"), SIBLING_DAG);
+    assert.deepEqual(codes(await session.diagnosticsWhen(folder.uri("dags/sibling.py"), hasAs305)), ["AS305@4"]);
   });
 
   test("classes in skipped folders are not followed", async () => {
     // etl.py's finding proves the index is built; the skipped file's lint after that sees the same index.
-    await session.diagnosticsWhen(uri("dags/etl.py"), hasAs305);
-    assert.deepEqual((await session.open(uri("dags/skipped.py"), SKIPPED_DAG)).diagnostics, []);
+    await session.diagnosticsWhen(folder.uri("dags/etl.py"), hasAs305);
+    assert.deepEqual((await session.open(folder.uri("dags/skipped.py"), SKIPPED_DAG)).diagnostics, []);
   });
 
   test("dropping the mixin base on disk clears the finding in the importing document (didChangeWatchedFiles)", async () => {
-    write("include/operators.py", NOT_RESUMABLE);
-    session.filesChanged([{ uri: uri("include/operators.py"), type: FileChangeType.Changed }]);
-    assert.deepEqual(codes(await session.diagnosticsWhen(uri("dags/etl.py"), (p) => !hasAs305(p))), []);
+    folder.write("include/operators.py", NOT_RESUMABLE);
+    session.filesChanged([{ uri: folder.uri("include/operators.py"), type: FileChangeType.Changed }]);
+    assert.deepEqual(codes(await session.diagnosticsWhen(folder.uri("dags/etl.py"), (p) => !hasAs305(p))), []);
 
-    write("include/operators.py", OPERATORS);
-    session.filesChanged([{ uri: uri("include/operators.py"), type: FileChangeType.Changed }]);
-    assert.deepEqual(codes(await session.diagnosticsWhen(uri("dags/etl.py"), hasAs305)), ["AS305@4"]);
+    folder.write("include/operators.py", OPERATORS);
+    session.filesChanged([{ uri: folder.uri("include/operators.py"), type: FileChangeType.Changed }]);
+    assert.deepEqual(codes(await session.diagnosticsWhen(folder.uri("dags/etl.py"), hasAs305)), ["AS305@4"]);
   });
 
   test("deleting the module clears it, creating it again brings it back", async () => {
-    fs.rmSync(file("include/operators.py"));
-    session.filesChanged([{ uri: uri("include/operators.py"), type: FileChangeType.Deleted }]);
-    await session.diagnosticsWhen(uri("dags/etl.py"), (p) => !hasAs305(p));
+    fs.rmSync(folder.file("include/operators.py"));
+    session.filesChanged([{ uri: folder.uri("include/operators.py"), type: FileChangeType.Deleted }]);
+    await session.diagnosticsWhen(folder.uri("dags/etl.py"), (p) => !hasAs305(p));
 
-    write("include/operators.py", OPERATORS);
-    session.filesChanged([{ uri: uri("include/operators.py"), type: FileChangeType.Created }]);
-    await session.diagnosticsWhen(uri("dags/etl.py"), hasAs305);
+    folder.write("include/operators.py", OPERATORS);
+    session.filesChanged([{ uri: folder.uri("include/operators.py"), type: FileChangeType.Created }]);
+    await session.diagnosticsWhen(folder.uri("dags/etl.py"), hasAs305);
   });
 
   test("deleting the folder that holds it clears it too", async () => {
-    fs.rmSync(file("include"), { recursive: true });
-    session.filesChanged([{ uri: uri("include"), type: FileChangeType.Deleted }]);
-    await session.diagnosticsWhen(uri("dags/etl.py"), (p) => !hasAs305(p));
-    write("include/__init__.py", "");
-    write("include/operators.py", OPERATORS);
+    fs.rmSync(folder.file("include"), { recursive: true });
+    session.filesChanged([{ uri: folder.uri("include"), type: FileChangeType.Deleted }]);
+    await session.diagnosticsWhen(folder.uri("dags/etl.py"), (p) => !hasAs305(p));
+    folder.write("include/__init__.py", "");
+    folder.write("include/operators.py", OPERATORS);
     session.filesChanged([
-      { uri: uri("include/__init__.py"), type: FileChangeType.Created },
-      { uri: uri("include/operators.py"), type: FileChangeType.Created },
+      { uri: folder.uri("include/__init__.py"), type: FileChangeType.Created },
+      { uri: folder.uri("include/operators.py"), type: FileChangeType.Created },
     ]);
-    await session.diagnosticsWhen(uri("dags/etl.py"), hasAs305);
+    await session.diagnosticsWhen(folder.uri("dags/etl.py"), hasAs305);
   });
 
   test("an open module's unsaved text is what counts; closing it goes back to the file on disk", async () => {
-    const operators = uri("include/operators.py");
+    const operators = folder.uri("include/operators.py");
     await session.open(operators, OPERATORS);
     const line = OPERATORS.split("\n").findIndex((l) => l.startsWith("class SparkOp"));
     const bases = "(ResumableJobMixin, BaseOperator)";
     const character = OPERATORS.split("\n")[line].indexOf(bases);
     session.changeWithoutWaiting(operators, [{ range: { start: { line, character }, end: { line, character: character + bases.length } }, text: "(BaseOperator)" }]);
-    await session.diagnosticsWhen(uri("dags/etl.py"), (p) => !hasAs305(p));
+    await session.diagnosticsWhen(folder.uri("dags/etl.py"), (p) => !hasAs305(p));
     // A file event for an open document does not override its text.
     session.filesChanged([{ uri: operators, type: FileChangeType.Changed }]);
     await delay(500);
-    assert.ok(!hasAs305(session.published.filter((p) => p.uri === uri("dags/etl.py")).pop()!), "the open text still wins");
+    assert.ok(!hasAs305(session.published.filter((p) => p.uri === folder.uri("dags/etl.py")).pop()!), "the open text still wins");
 
     session.close(operators);
-    await session.diagnosticsWhen(uri("dags/etl.py"), hasAs305);
+    await session.diagnosticsWhen(folder.uri("dags/etl.py"), hasAs305);
   });
 
   test("hover on a store name links the rule pages", async () => {
     const text = `from airflow.sdk import task\n\n\n@task\ndef remember(task_state_store=None):\n    task_state_store.set("cursor", 1)\n`;
-    await session.open(uri("dags/hover.py"), text);
-    const hover = await session.hover(uri("dags/hover.py"), { line: 5, character: 6 });
+    await session.open(folder.uri("dags/hover.py"), text);
+    const hover = await session.hover(folder.uri("dags/hover.py"), { line: 5, character: 6 });
     assert.ok(hover);
     const contents = hover.contents as MarkupContent;
     assert.equal(contents.kind, "markdown");
     assert.match(contents.value, /survives its retries/);
     assert.ok(contents.value.includes(`[AS102](${pathToFileURL(fromRoot("docs", "rules", "AS102.md")).href})`));
     assert.deepEqual(hover.range, { start: { line: 5, character: 4 }, end: { line: 5, character: 20 } });
-    assert.equal(await session.hover(uri("dags/hover.py"), { line: 0, character: 0 }), null);
+    assert.equal(await session.hover(folder.uri("dags/hover.py"), { line: 0, character: 0 }), null);
   });
 
   test("completion after `retention=` offers a timedelta snippet and NEVER_EXPIRE with their imports", async () => {
     const text = `from airflow.sdk import task\n\n\n@task\ndef remember(task_state_store=None):\n    task_state_store.set("cursor", 1, retention=)\n`;
-    const completionUri = uri("dags/completion.py");
+    const completionUri = folder.uri("dags/completion.py");
     await session.open(completionUri, text);
     const position = { line: 5, character: text.split("\n")[5].indexOf("=)") + 1 };
     const items = (await session.completion(completionUri, position, "=")) as CompletionItem[];
