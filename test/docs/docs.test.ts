@@ -27,20 +27,26 @@ describe("docs/rules in this repository", () => {
     assert.deepEqual(problems, [], "docs/rules is out of date: run npm run docs");
   });
 
+  test("a rule's declared fix agrees with its Fix safety prose", () => {
+    for (const doc of collectRuleDocs().docs) {
+      assert.equal(doc.fixInProse, doc.rule.fix, `${doc.rule.code}: \`fix: "${doc.rule.fix}"\`, but its Fix safety section reads as "${doc.fixInProse}"`);
+    }
+  });
+
   test("says about each fix what the rule's fixtures show", () => {
-    // The "Fix:" line is read from prose; the fixtures are the rule's behaviour. They must agree.
+    // The "Fix:" line comes from the rule's declared \`fix\`; the fixtures are the rule's behaviour. They must agree.
     const fixture = (name: string) => {
       const file = fromRoot("test", "rules", "fixtures", name);
       return fs.existsSync(file) ? fs.readFileSync(file, "utf8") : undefined;
     };
     for (const doc of collectRuleDocs().docs) {
       const fire = fixture(`${doc.rule.code}.py`);
-      if (!fire || doc.fix === undefined) continue;
+      if (!fire) continue;
       const diagnostics = lint(new PythonDocument("file:///fixture.py", fire), { select: [doc.rule.code], baselineText: fixture(`${doc.rule.code}.baseline.py`) });
       const safe = diagnostics.filter((d) => d.fix?.safe).length;
       const unsafe = diagnostics.filter((d) => d.fix && !d.fix.safe).length;
-      const shown = { none: safe + unsafe === 0, safe: safe > 0 && unsafe === 0, unsafe: unsafe > 0 && safe === 0, "safe or unsafe": safe > 0 && unsafe > 0 }[doc.fix];
-      assert.ok(shown, `${doc.rule.code}: its Fix safety section reads as "${doc.fix}", but its fixture has ${safe} safe and ${unsafe} unsafe fixes`);
+      const shown = { none: safe + unsafe === 0, safe: safe > 0 && unsafe === 0, unsafe: unsafe > 0 && safe === 0, "safe or unsafe": safe > 0 && unsafe > 0 }[doc.rule.fix];
+      assert.ok(shown, `${doc.rule.code}: its \`fix\` says "${doc.rule.fix}", but its fixture has ${safe} safe and ${unsafe} unsafe fixes`);
     }
   });
 
@@ -57,7 +63,7 @@ after(() => {
 });
 
 function fakeRule(code: string, overrides: Partial<Rule> = {}): Rule {
-  return { code, name: `rule-${code.toLowerCase()}`, summary: `Summary of ${code}`, defaultSeverity: "warning", check() {}, ...overrides };
+  return { code, name: `rule-${code.toLowerCase()}`, summary: `Summary of ${code}`, defaultSeverity: "warning", category: "values", fix: "safe", check() {}, ...overrides };
 }
 
 const DOC = `/**

@@ -11,12 +11,6 @@ import { AirflowPin, AirflowVersionResolver } from "../engine/project";
 import { readSourceFile, writeSourceFile } from "./files";
 import { hasStarImport } from "./workspace";
 
-/**
- * Rules that compare the file with its committed version. Only they need `git`, which costs two
- * processes per file, so the baseline is fetched only when one of them runs.
- */
-const RULES_USING_BASELINE = new Set(["AS301"]);
-
 export interface CheckSettings {
   /** Severities, select and ignore; the same for every file. */
   lint: Pick<LintOptions, "severities" | "select" | "ignore">;
@@ -44,11 +38,18 @@ export interface FileOutcome {
   review?: string;
 }
 
-export function needsBaseline(settings: CheckSettings): boolean {
-  return enabledRules(settings.lint).some((rule) => RULES_USING_BASELINE.has(rule.code));
+/**
+ * Whether a file's committed version could matter to an enabled rule, from the file's text: git is
+ * asked only for such files.
+ */
+export type BaselineNeed = (text: string) => boolean;
+
+export function baselineNeed(settings: CheckSettings): BaselineNeed {
+  const needs = enabledRules(settings.lint).flatMap((rule) => (rule.inputs?.baseline ? [rule.inputs.baseline] : []));
+  return (text) => needs.some((need) => need(text));
 }
 
-export async function checkFile(file: string, settings: CheckSettings, withBaseline: boolean): Promise<FileOutcome> {
+export async function checkFile(file: string, settings: CheckSettings, needsBaseline: BaselineNeed): Promise<FileOutcome> {
   const outcome: FileOutcome = { file, diagnostics: [], fixed: 0, errors: [] };
   const source = await readSourceFile(file);
   if ("error" in source) {
@@ -58,7 +59,7 @@ export async function checkFile(file: string, settings: CheckSettings, withBasel
   const uri = pathToFileURL(file).href;
   const document = new PythonDocument(uri, source.text);
   // A file the engine would not parse needs no baseline either.
-  const baselineText = withBaseline && document.isRelevant() ? await committedText(file, settings.baseline) : undefined;
+  const baselineText = document.isRelevant() && needsBaseline(source.text) ? await committedText(file, settings.baseline) : undefined;
   const ruleErrors = new Set<string>();
   if (hasStarImport(source.text)) settings.workspace?.update(file, source.text);
   const options: LintOptions = {

@@ -2,7 +2,7 @@
 import { packageVersion } from "../docs/location";
 import { AirflowVersionResolver, diskProjectFiles } from "../engine/project";
 import { parseCliArgs, PROGRAM, USAGE, UsageError, CliOptions, Format } from "./args";
-import { checkFile, CheckSettings, needsBaseline } from "./check";
+import { baselineNeed, checkFile, CheckSettings } from "./check";
 import { findPythonFiles, mapConcurrently, missingPaths } from "./files";
 import { buildReport, displayPath, exitStatus, RunReport } from "./findings";
 import { formatJson } from "./json";
@@ -54,8 +54,8 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     reviewTitle: options.format === "review" ? (file) => displayPath(file, io.cwd) : undefined,
   };
   const search = await findPythonFiles(options.paths, io.cwd);
-  const withBaseline = needsBaseline(settings);
-  const outcomes = await mapConcurrently(search.files, CONCURRENT_FILES, (file) => checkFile(file, settings, withBaseline));
+  const needsBaseline = baselineNeed(settings);
+  const outcomes = await mapConcurrently(search.files, CONCURRENT_FILES, (file) => checkFile(file, settings, needsBaseline));
   const report = buildReport(outcomes, search.problems, io.cwd, options.fix);
 
   for (const failure of report.failures) io.stderr(`${PROGRAM}: error: ${failure.path}: ${failure.message}\n`);

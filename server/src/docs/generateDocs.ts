@@ -6,7 +6,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { allRules, Rule } from "../engine";
+import { allRules, FixAvailability, Rule } from "../engine";
 import { packageRoot, RULE_DOCS_FOLDER } from "./location";
 
 const RULES_SOURCE_FOLDER = "server/src/engine/rules";
@@ -17,8 +17,6 @@ const INDEX_PAGE = "README.md";
 /** The sections every rule's doc comment has, in this order (ruff's layout). */
 export const REQUIRED_SECTIONS = ["What it does", "Why is this bad?", "Example", "Use instead", "Fix safety"] as const;
 
-/** What a rule's fix is, as far as its "Fix safety" section says; undefined when it cannot be told. */
-export type FixAvailability = "safe" | "unsafe" | "safe or unsafe" | "none";
 
 export interface RuleDoc {
   rule: Rule;
@@ -26,7 +24,8 @@ export interface RuleDoc {
   source: string;
   /** The doc comment's Markdown, with the comment markers removed. */
   markdown: string;
-  fix: FixAvailability | undefined;
+  /** What its "Fix safety" section says of the fix, as far as the prose tells; the rule's own `fix` must agree. */
+  fixInProse: FixAvailability | undefined;
 }
 
 export interface RuleDocsCollection {
@@ -63,7 +62,7 @@ export function collectRuleDocs(root = packageRoot(), rules: readonly Rule[] = a
       problems.push(`${source}: the doc comment needs the sections ${REQUIRED_SECTIONS.map((s) => `"## ${s}"`).join(", ")} in this order; missing or out of order: ${missing.join(", ")}`);
       continue;
     }
-    docs.push({ rule, source, markdown, fix: fixAvailability(section(markdown, "Fix safety") ?? "") });
+    docs.push({ rule, source, markdown, fixInProse: fixAvailability(section(markdown, "Fix safety") ?? "") });
   }
   return { docs, problems };
 }
@@ -137,10 +136,8 @@ export function fixAvailability(fixSafety: string): FixAvailability | undefined 
   return undefined;
 }
 
-function fixLine(fix: FixAvailability | undefined): string | undefined {
+function fixLine(fix: FixAvailability): string {
   switch (fix) {
-    case undefined:
-      return undefined;
     case "none":
       return "none";
     case "safe or unsafe":
@@ -157,8 +154,7 @@ function generatedNotice(source: string): string {
 export function rulePage(doc: RuleDoc): string {
   const { rule } = doc;
   const facts = [`- Default severity: ${rule.defaultSeverity}`];
-  const fix = fixLine(doc.fix);
-  if (fix) facts.push(`- Fix: ${fix}`);
+  facts.push(`- Fix: ${fixLine(rule.fix)}`);
   return [generatedNotice(doc.source), "", `# ${rule.code}: ${rule.name}`, "", rule.summary, "", ...facts, "", doc.markdown, ""].join("\n");
 }
 
@@ -167,8 +163,8 @@ function tableCell(text: string): string {
 }
 
 export function indexPage(docs: readonly RuleDoc[]): string {
-  const rows = docs.map(({ rule, fix }) =>
-    `| [${rule.code}](${rule.code}.md) | \`${rule.name}\` | ${tableCell(rule.summary)} | ${rule.defaultSeverity} | ${fix ?? ""} |`,
+  const rows = docs.map(({ rule }) =>
+    `| [${rule.code}](${rule.code}.md) | \`${rule.name}\` | ${tableCell(rule.summary)} | ${rule.defaultSeverity} | ${rule.fix} |`,
   );
   return [
     generatedNotice(`${RULES_SOURCE_FOLDER}/AS*.ts`),

@@ -3,7 +3,7 @@ export { PythonDocument, ContentChange } from "./document";
 export { lint, fixAll, enabledRules, LintOptions, FixAllResult } from "./linter";
 export { applyEdits } from "./fixes";
 export { allRules, ruleByCode } from "./rules";
-export { ExternalClass, Rule, WorkspaceClasses } from "./rule";
+export { ExternalClass, FixAvailability, Rule, RuleCategory, RuleInputs, WorkspaceClasses } from "./rule";
 export * from "./types";
 export { committedText } from "./git";
 export { WorkspaceIndex, WorkspaceIndexOptions, Consulted, MAX_INDEXED_CHARACTERS } from "./workspace/workspaceIndex";

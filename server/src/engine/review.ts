@@ -14,6 +14,8 @@ import { PythonDocument } from "./document";
 import { applyEdits } from "./fixes";
 import { enabledRules, lint, LintOptions } from "./linter";
 import { pinStatement } from "./project/pin";
+import { RuleCategory } from "./rule";
+import { ruleByCode } from "./rules";
 import { SemanticModel } from "./semantic/model";
 import { SubmitAndPoll, submitAndPollSplits, WaitTask } from "./semantic/submitAndPoll";
 import { collapseSplit, taskName } from "./submitAndPollRewrites";
@@ -27,7 +29,7 @@ export interface ReviewOptions extends LintOptions {
 }
 
 export interface ReviewCategory {
-  id: string;
+  id: RuleCategory | "other";
   title: string;
   /** What goes wrong at run time when code falls into this category. */
   why: string;
@@ -72,23 +74,9 @@ export const REVIEW_CATEGORIES: readonly ReviewCategory[] = [
   },
 ];
 
-const CATEGORY_OF_CODE: Readonly<Record<string, string>> = {
-  AS106: "scope",
-  AS206: "values",
-  AS401: "state",
-  AS402: "state",
-  AS403: "state",
-  AS404: "state",
-  AS405: "submit",
-  AS406: "submit",
-  AS407: "submit",
-};
-
-const CATEGORY_OF_PREFIX: Readonly<Record<string, string>> = { AS1: "values", AS2: "scope", AS3: "crash", AS5: "version" };
-
 /** The category a rule's findings are reviewed under. */
 export function reviewCategory(code: string): ReviewCategory {
-  const id = CATEGORY_OF_CODE[code] ?? CATEGORY_OF_PREFIX[code.slice(0, 3)] ?? "other";
+  const id = ruleByCode(code)?.category ?? "other";
   return REVIEW_CATEGORIES.find((c) => c.id === id)!;
 }
 

@@ -16,7 +16,31 @@ export interface Rule {
   /** One line for tables and SARIF. */
   summary: string;
   defaultSeverity: Severity;
+  /** The review section its findings go under, and the guidance's grouping of the rules. */
+  category: RuleCategory;
+  /** Whether its findings come with a fix, and how safe it is (what its doc's "Fix safety" says). */
+  fix: FixAvailability;
+  /** The inputs beyond the file's own text that the rule reads; front ends fetch only what some enabled rule needs. */
+  inputs?: RuleInputs;
   check(context: RuleContext): void;
+}
+
+/** The guidance's groups of rules, in the order the review presents them. */
+export type RuleCategory = "values" | "scope" | "crash" | "state" | "submit" | "version";
+
+/** As ruff's `FixAvailability`, with the safety of the fix. */
+export type FixAvailability = "safe" | "unsafe" | "safe or unsafe" | "none";
+
+export interface RuleInputs {
+  /**
+   * The rule compares the file with its committed version (`baselineText`). Given the file's text,
+   * says whether that version could matter: a cheap test, so that git is asked only for such files.
+   */
+  baseline?: (text: string) => boolean;
+  /** The rule follows imports into the workspace's other modules (`workspace`). */
+  workspace?: boolean;
+  /** The rule reads the Airflow version the project pins (`airflowPin`). */
+  airflowPin?: boolean;
 }
 
 export interface Report {

@@ -87,6 +87,8 @@ export const AS101: Rule = {
   name: "non-json-value",
   summary: "Non-JSON value (datetime, set, bytes, Path, ...) given to a state store's `set`",
   defaultSeverity: "error",
+  category: "values",
+  fix: "safe or unsafe",
   check({ model, report }) {
     for (const call of model.storeCalls) {
       if (call.method !== "set" || !call.value) continue;

@@ -34,6 +34,8 @@ export const AS102: Rule = {
   name: "none-value",
   summary: "`None` stored as a value (ValueError at run time)",
   defaultSeverity: "error",
+  category: "values",
+  fix: "unsafe",
   check({ model, report }) {
     for (const call of model.storeCalls) {
       if (call.method !== "set" || !call.value || model.resolveValue(call.value).type !== "none") continue;

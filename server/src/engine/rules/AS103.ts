@@ -50,6 +50,8 @@ export const AS103: Rule = {
   name: "retention-not-timedelta",
   summary: "`retention` that is a number or a string, not a `timedelta` (TypeError at run time)",
   defaultSeverity: "error",
+  category: "values",
+  fix: "unsafe",
   check({ model, report }) {
     for (const call of model.storeCalls) {
       if (call.method !== "set" || call.store.kind !== "task") continue;

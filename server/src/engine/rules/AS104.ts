@@ -39,6 +39,8 @@ export const AS104: Rule = {
   name: "asset-store-retention",
   summary: "`retention` given to the asset state store, which has no expiry (TypeError at run time)",
   defaultSeverity: "error",
+  category: "values",
+  fix: "safe",
   check({ model, report }) {
     for (const call of model.storeCalls) {
       if (call.method !== "set" || call.store.kind !== "asset") continue;

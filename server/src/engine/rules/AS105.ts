@@ -53,6 +53,8 @@ export const AS105: Rule = {
   name: "key-not-plain-string",
   summary: "State store key that is not a short plain string: a dot or slash (warning), not a `str` or over 512 characters (error)",
   defaultSeverity: "warning",
+  category: "values",
+  fix: "none",
   check({ model, report }) {
     for (const call of model.storeCalls) {
       if (call.method === "clear" || !call.key) continue;

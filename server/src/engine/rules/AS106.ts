@@ -64,6 +64,8 @@ export const AS106: Rule = {
   name: "unshipped-context-key",
   summary: "Context key from the stores' development that never shipped (`task_state`, `asset_store`, ...): KeyError on Airflow 3.3",
   defaultSeverity: "error",
+  category: "scope",
+  fix: "safe or unsafe",
   check({ model, text, report }) {
     if (!/task_state|task_store|asset_state|asset_store/.test(text) || !hasOldKeyString(model, text)) return;
     const subscripts = captures(model.root, SUBSCRIPTS, "read");

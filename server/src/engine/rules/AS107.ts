@@ -43,6 +43,8 @@ export const AS107: Rule = {
   name: "non-finite-value",
   summary: "NaN or Infinity given to a state store's `set` (not JSON)",
   defaultSeverity: "error",
+  category: "values",
+  fix: "none",
   check({ model, report }) {
     for (const call of model.storeCalls) {
       if (call.method !== "set" || !call.value) continue;

@@ -59,6 +59,8 @@ export const AS201: Rule = {
   name: "asset-store-with-kwargs",
   summary: "`asset_state_store` parameter combined with `**context`: the store is missing from the context dictionary",
   defaultSeverity: "warning",
+  category: "scope",
+  fix: "unsafe",
   check({ model, report }) {
     for (const fn of model.functions) {
       if (!fn.task && fn.callableOf.length === 0) continue;

@@ -61,6 +61,8 @@ export const AS202: Rule = {
   name: "asset-not-in-task-lineage",
   summary: "Asset store indexed with an asset that is not among the task's inlets or outlets (KeyError at run time)",
   defaultSeverity: "error",
+  category: "scope",
+  fix: "safe or unsafe",
   check({ model, text, report }) {
     if (!text.includes("asset_state_store")) return;
     // Every subscript, in document order; a tree walk is cheaper than a query for a bare node type.

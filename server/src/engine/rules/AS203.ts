@@ -49,6 +49,8 @@ export const AS203: Rule = {
   name: "ambiguous-asset-store",
   summary: "Asset store used without an asset in a task that has no concrete inlet or outlet, or several (ValueError at run time)",
   defaultSeverity: "error",
+  category: "scope",
+  fix: "unsafe",
   check({ model, report }) {
     for (const call of model.storeCalls) {
       if (call.store.kind !== "asset" || call.store.indexed || !call.function) continue;

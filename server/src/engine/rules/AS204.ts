@@ -55,6 +55,8 @@ export const AS204: Rule = {
   name: "shared-key-in-mapped-task",
   summary: "Constant asset store key written by every index of a mapped task: the last writer wins",
   defaultSeverity: "warning",
+  category: "scope",
+  fix: "unsafe",
   check({ model, report }) {
     for (const call of model.storeCalls) {
       if (call.store.kind !== "asset" || (call.method !== "set" && call.method !== "delete") || !call.key || !call.function) continue;

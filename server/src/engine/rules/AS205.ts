@@ -47,6 +47,8 @@ export const AS205: Rule = {
   name: "mapped-task-store-clear",
   summary: "`clear()` on the task state store of a mapped task clears only the current map index",
   defaultSeverity: "info",
+  category: "scope",
+  fix: "none",
   check({ model, report }) {
     for (const call of model.storeCalls) {
       if (call.store.kind !== "task" || call.method !== "clear" || !call.function) continue;

@@ -51,6 +51,8 @@ export const AS206: Rule = {
   name: "naive-utcnow",
   summary: "`datetime.utcnow()` in a DAG file: a naive timestamp (deprecated since Python 3.12)",
   defaultSeverity: "warning",
+  category: "values",
+  fix: "safe or unsafe",
   check({ model, text, report }) {
     if (!text.includes("utcnow") || !model.importsFrom("airflow")) return;
     // Candidates found from the text; only they have their callee resolved.

@@ -69,6 +69,10 @@ export const AS301: Rule = {
   name: "external-id-key-renamed",
   summary: "`external_id_key` renamed since the committed version: in-flight retries submit duplicate jobs",
   defaultSeverity: "warning",
+  category: "crash",
+  fix: "unsafe",
+  // Only a class deriving from the mixin (named in the file) can have a key to compare.
+  inputs: { baseline: (text) => text.includes("ResumableJobMixin") },
   check({ model, text, baselineText, report }) {
     if (baselineText === undefined) return;
     const current = resumableKeys(model);

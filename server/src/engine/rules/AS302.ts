@@ -49,6 +49,9 @@ export const AS302: Rule = {
   name: "execute-not-resumable",
   summary: "`execute()` of a ResumableJobMixin operator does not `return self.execute_resumable(context)`",
   defaultSeverity: "error",
+  category: "crash",
+  fix: "unsafe",
+  inputs: { workspace: true },
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("execute")) return;

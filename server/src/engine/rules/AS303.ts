@@ -66,6 +66,9 @@ export const AS303: Rule = {
   name: "missing-abstract-method",
   summary: "ResumableJobMixin operator missing one of the six abstract methods (TypeError when the DAG is parsed)",
   defaultSeverity: "error",
+  category: "crash",
+  fix: "unsafe",
+  inputs: { workspace: true },
   check(context) {
     const { text, report } = context;
     const resumable = ResumableOperators.of(context);

@@ -39,6 +39,9 @@ export const AS304: Rule = {
   name: "mixin-after-base-operator",
   summary: "`ResumableJobMixin` written after `BaseOperator` in the bases; the documented order is the mixin first",
   defaultSeverity: "warning",
+  category: "crash",
+  fix: "safe or unsafe",
+  inputs: { workspace: true },
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("ResumableJobMixin")) return;

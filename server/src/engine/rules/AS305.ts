@@ -37,6 +37,9 @@ export const AS305: Rule = {
   name: "resumable-without-retries",
   summary: "`retries=0` on a ResumableJobMixin operator: the stored job id is never used",
   defaultSeverity: "warning",
+  category: "crash",
+  fix: "none",
+  inputs: { workspace: true },
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("retries")) return;

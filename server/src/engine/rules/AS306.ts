@@ -37,6 +37,9 @@ export const AS306: Rule = {
   name: "submit-job-returns-none",
   summary: "`submit_job` can return `None`: the job id is not stored and crash safety is silently off",
   defaultSeverity: "warning",
+  category: "crash",
+  fix: "none",
+  inputs: { workspace: true },
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("submit_job")) return;

@@ -38,6 +38,9 @@ export const AS307: Rule = {
   name: "durable-disabled",
   summary: "`durable=False` turns off a ResumableJobMixin operator's crash safety",
   defaultSeverity: "info",
+  category: "crash",
+  fix: "none",
+  inputs: { workspace: true },
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("durable")) return;

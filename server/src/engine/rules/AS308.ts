@@ -47,6 +47,9 @@ export const AS308: Rule = {
   name: "default-external-id-key",
   summary: "ResumableJobMixin operator without its own `external_id_key` (stores ids under `remote_job_id`)",
   defaultSeverity: "hint",
+  category: "crash",
+  fix: "unsafe",
+  inputs: { workspace: true },
   check(context) {
     const { text, baselineText, report } = context;
     const resumable = ResumableOperators.of(context);

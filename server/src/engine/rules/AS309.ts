@@ -45,6 +45,9 @@ export const AS309: Rule = {
   name: "pre-release-signature",
   summary: "ResumableJobMixin method overridden with a pre-release signature (TypeError when the task runs)",
   defaultSeverity: "error",
+  category: "crash",
+  fix: "safe or unsafe",
+  inputs: { workspace: true },
   check(context) {
     const { model, report } = context;
     for (const cls of ResumableOperators.of(context).classes) {

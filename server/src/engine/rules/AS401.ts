@@ -73,6 +73,9 @@ export const AS401: Rule = {
   name: "variable-as-task-state",
   summary: "A task reads and writes the same Variable: per-run state kept in a global",
   defaultSeverity: "warning",
+  category: "state",
+  fix: "unsafe",
+  inputs: { workspace: true },
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("Variable")) return;

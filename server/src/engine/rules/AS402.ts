@@ -72,6 +72,9 @@ export const AS402: Rule = {
   name: "variable-as-watermark",
   summary: "A watermark kept in a Variable: global, any DAG can overwrite it",
   defaultSeverity: "warning",
+  category: "state",
+  fix: "unsafe",
+  inputs: { workspace: true },
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("Variable")) return;

@@ -67,6 +67,9 @@ export const AS403: Rule = {
   name: "xcom-job-id-for-retries",
   summary: "A job id pushed to XCom to survive retries: XCom is cleared when the task is retried",
   defaultSeverity: "warning",
+  category: "state",
+  fix: "unsafe",
+  inputs: { workspace: true },
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("xcom_p")) return;

@@ -108,6 +108,9 @@ export const AS404: Rule = {
   name: "hand-written-resumable-job",
   summary: "A hand-written reconnect-or-submit through a Variable: re-implements ResumableJobMixin without its guarantees",
   defaultSeverity: "warning",
+  category: "state",
+  fix: "unsafe",
+  inputs: { workspace: true },
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("Variable")) return;

@@ -73,6 +73,9 @@ export const AS405: Rule = {
   name: "submit-then-poll",
   summary: "A submit task that does not wait (`wait_for_termination=False`) and a poke-mode sensor or poll task on its job: one task, or a reschedule sensor",
   defaultSeverity: "info",
+  category: "submit",
+  fix: "unsafe",
+  inputs: { workspace: true },
   check(context) {
     const { model, report } = context;
     for (const split of submitAndPollSplits(context)) {

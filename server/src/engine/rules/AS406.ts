@@ -57,6 +57,9 @@ export const AS406: Rule = {
   name: "deferrable-without-wait",
   summary: "`deferrable=True` with `wait_for_termination=False`: nothing is deferred and nothing waits for the job",
   defaultSeverity: "error",
+  category: "submit",
+  fix: "unsafe",
+  inputs: { workspace: true },
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("deferrable") || !model.text.includes("wait_for_termination")) return;

@@ -50,6 +50,9 @@ export const AS407: Rule = {
   name: "downstream-of-submit",
   summary: "A task that depends on a submit task that does not wait, instead of on the sensor that waits for its job: its success only means \"accepted\"",
   defaultSeverity: "warning",
+  category: "submit",
+  fix: "unsafe",
+  inputs: { workspace: true },
   check(context) {
     const { model, report } = context;
     for (const split of submitAndPollSplits(context)) {

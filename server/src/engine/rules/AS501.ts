@@ -46,6 +46,9 @@ export const AS501: Rule = {
   name: "store-below-airflow-3-3",
   summary: "State store used while the project pins Airflow below 3.3, which has no state stores",
   defaultSeverity: "error",
+  category: "version",
+  fix: "none",
+  inputs: { airflowPin: true },
   check({ model, path, airflowPin, report }) {
     if (!airflowPin?.below33) return;
     const use = firstStoreUse(model);

@@ -43,6 +43,9 @@ export const AS502: Rule = {
   name: "resumable-below-airflow-3-3",
   summary: "`ResumableJobMixin` or `durable=True` while the project pins Airflow below 3.3: every retry resubmits",
   defaultSeverity: "warning",
+  category: "version",
+  fix: "none",
+  inputs: { airflowPin: true, workspace: true },
   check(context) {
     const { model, path, airflowPin, report } = context;
     if (!airflowPin?.below33) return;
