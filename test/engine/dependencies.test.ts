@@ -269,7 +269,7 @@ ${extra}`;
 
   function splits(body: string) {
     const model = modelOf(body);
-    return submitAndPollSplits({ model, workspace: undefined, path: undefined });
+    return submitAndPollSplits(model.context);
   }
 
   test("a sensor reading the submit's result waits for it; its mode says whether it frees the slot", () => {
@@ -323,7 +323,7 @@ with DAG(dag_id="d"):
 
   test("folds into one durable task when the operator is built on ResumableJobMixin, else into one that waits", () => {
     const model = modelOf(submitAndSensor(`, deferrable=True, mode="poke"`).replace("wait_for_termination=False", "wait_for_termination=False, deferrable=True"));
-    const [split] = submitAndPollSplits({ model, workspace: undefined, path: undefined });
+    const [split] = submitAndPollSplits(model.context);
     const durable = collapseSplit(model, split, "durable");
     assert.ok(durable);
     assert.equal(durable.title, "Fold `wait` into `submit`: one durable task (`wait_for_termination=True, durable=True`)");
@@ -341,7 +341,7 @@ with DAG(dag_id="d"):
     start = EmrServerlessStartJobOperator(task_id="start", application_id="app", wait_for_completion=False)
     check = PythonSensor(task_id="check", python_callable=finished, op_args=[start.output])
 `);
-    const [emrSplit] = submitAndPollSplits({ model: emr, workspace: undefined, path: undefined });
+    const [emrSplit] = submitAndPollSplits(emr.context);
     const waits = collapseSplit(emr, emrSplit, "durable");
     assert.equal(waits?.title, "Fold `check` into `start`: one task that waits (`wait_for_completion=True`)");
     assert.ok(applyEdits(emr.text, waits!.edits).endsWith(`    start = EmrServerlessStartJobOperator(task_id="start", application_id="app", wait_for_completion=True)\n`));

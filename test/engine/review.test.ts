@@ -156,7 +156,7 @@ def load(task_state_store=None):
     const review = reviewMarkdown(documentOf(text));
     const [finding] = lint(documentOf(text), { select: ["AS405"] });
     const model = new SemanticModel(documentOf(text).tree, text);
-    const durable = collapseSplit(model, submitAndPollSplits({ model, workspace: undefined, path: undefined })[0], "durable")!;
+    const durable = collapseSplit(model, submitAndPollSplits(model.context)[0], "durable")!;
     const blocks = codeBlocks(review);
     assert.equal(blocks.length, 4);
     assert.ok(applyEdits(text, finding.fix!.edits).includes(blocks[1]) && blocks[1].includes("deferrable=True"));

@@ -1,6 +1,7 @@
 /** Building and applying text edits. */
 import { SyntaxNode } from "./parser";
-import { SemanticModel } from "./semantic/model";
+import { analysis } from "./context";
+import { SemanticModel, semanticModel } from "./semantic/model";
 import { Binding, Scope } from "./semantic/scope";
 import { TextEdit } from "./types";
 
@@ -161,42 +162,36 @@ function extendFromImport(model: SemanticModel, statement: SyntaxNode, imported:
   return insertAt(last.endIndex, `, ${imported}`);
 }
 
-// Fixes ask these per finding, and a large file has many findings and many top-level statements.
-const fromImportsCache = new WeakMap<SemanticModel, Map<string, SyntaxNode[]>>();
-const importAnchorCache = new WeakMap<SemanticModel, { anchor?: SyntaxNode }>();
+// Fixes ask these per finding, and a large file has many findings and many top-level statements: each is found once per file.
 
 /** The top-level `from module import ...` statements by module (white space removed), in document order. */
-function topLevelFromImports(model: SemanticModel): Map<string, SyntaxNode[]> {
-  let byModule = fromImportsCache.get(model);
-  if (!byModule) {
-    byModule = new Map();
-    for (const n of model.root.namedChildren) {
-      if (n.type !== "import_from_statement") continue;
-      const module = n.childForFieldName("module_name")?.text.replace(/\s+/g, "");
-      if (module === undefined) continue;
-      const list = byModule.get(module);
-      if (list) list.push(n);
-      else byModule.set(module, [n]);
-    }
-    fromImportsCache.set(model, byModule);
+const topLevelFromImportsAnalysis = analysis("top-level from-imports", (context) => {
+  const byModule = new Map<string, SyntaxNode[]>();
+  for (const n of context.get(semanticModel).root.namedChildren) {
+    if (n.type !== "import_from_statement") continue;
+    const module = n.childForFieldName("module_name")?.text.replace(/\s+/g, "");
+    if (module === undefined) continue;
+    const list = byModule.get(module);
+    if (list) list.push(n);
+    else byModule.set(module, [n]);
   }
   return byModule;
-}
+});
 
 /** The statement a new import goes after: the last top-level import, else a module docstring. */
+const importAnchorAnalysis = analysis("import anchor", (context): SyntaxNode | undefined => {
+  const statements = context.get(semanticModel).root.namedChildren;
+  const imports = statements.filter((n) => IMPORT_STATEMENTS.includes(n.type));
+  const docstring = statements.find((n) => n.type !== "comment");
+  return imports[imports.length - 1] ?? (docstring?.type === "expression_statement" && ["string", "concatenated_string"].includes(docstring.namedChildren[0]?.type ?? "") ? docstring : undefined);
+});
+
+function topLevelFromImports(model: SemanticModel): Map<string, SyntaxNode[]> {
+  return model.context.get(topLevelFromImportsAnalysis);
+}
+
 function importAnchor(model: SemanticModel): SyntaxNode | undefined {
-  let cached = importAnchorCache.get(model);
-  if (!cached) {
-    const statements = model.root.namedChildren;
-    const imports = statements.filter((n) => IMPORT_STATEMENTS.includes(n.type));
-    const docstring = statements.find((n) => n.type !== "comment");
-    cached = {
-      anchor:
-        imports[imports.length - 1] ?? (docstring?.type === "expression_statement" && ["string", "concatenated_string"].includes(docstring.namedChildren[0]?.type ?? "") ? docstring : undefined),
-    };
-    importAnchorCache.set(model, cached);
-  }
-  return cached.anchor;
+  return model.context.get(importAnchorAnalysis);
 }
 
 /** Inserts a whole import statement on a line of its own, after the last top-level import. */

@@ -6,9 +6,10 @@ import { PythonDocument } from "./document";
 import { applyEdits, editsOverlap } from "./fixes";
 import { parseNoqa } from "./noqa";
 import { AirflowPin } from "./project/pin";
-import { Report, Rule, WorkspaceClasses } from "./rule";
+import { AnalysisContext, WorkspaceClasses } from "./context";
+import { Report, Rule, RuleContext } from "./rule";
 import { allRules } from "./rules";
-import { SemanticModel } from "./semantic/model";
+import { SemanticModel, semanticModel } from "./semantic/model";
 import { Diagnostic, SeveritySetting, TextEdit } from "./types";
 
 export interface LintOptions {
@@ -41,33 +42,60 @@ export function enabledRules(options: LintOptions = {}): Rule[] {
 }
 
 export function lint(document: PythonDocument, options: LintOptions = {}): Diagnostic[] {
-  if (!document.isRelevant()) return [];
-  const text = document.getText();
-  const model = new SemanticModel(document.tree, text);
-  const suppressions = noqaComments(model);
-  const diagnostics: Diagnostic[] = [];
-  for (const rule of enabledRules(options)) {
-    // The user's setting for the rule wins over the severity a rule gives a single report.
-    const override = options.severities?.[rule.code];
-    if (override === "off") continue;
-    const report = (r: Report) => {
-      const severity = override ?? r.severity ?? rule.defaultSeverity;
-      const start = r.node ? r.node.startIndex : r.start!;
-      const end = r.node ? r.node.endIndex : r.end ?? start;
-      const range = { start: document.positionAt(start), end: document.positionAt(end) };
-      const noqa = suppressions.get(range.start.line);
-      if (noqa === "all" || noqa?.has(rule.code)) return;
-      const diagnostic: Diagnostic = { code: rule.code, name: rule.name, severity, message: r.message, range, startOffset: start, endOffset: end, fix: r.fix };
-      if (r.alternatives && r.alternatives.length > 0) diagnostic.alternatives = r.alternatives;
-      diagnostics.push(diagnostic);
-    };
+  return check(document, options).diagnostics;
+}
+
+/** The findings, and the analysis context they came from, for front ends that go on to use its analyses (the review). */
+export function check(document: PythonDocument, options: LintOptions = {}): { diagnostics: Diagnostic[]; context?: AnalysisContext } {
+  if (!document.isRelevant()) return { diagnostics: [] };
+  const checker = new Checker(document, options);
+  for (const rule of enabledRules(options)) checker.run(rule);
+  return { diagnostics: checker.diagnostics.sort((a, b) => a.startOffset - b.startOffset || a.code.localeCompare(b.code)), context: checker };
+}
+
+/** The context every rule of one lint is given: the file's analyses, and the findings they report. */
+class Checker extends AnalysisContext implements RuleContext {
+  readonly diagnostics: Diagnostic[] = [];
+  private rule: Rule | undefined;
+  private suppressions: Map<number, Set<string> | "all"> | undefined;
+
+  constructor(
+    private readonly document: PythonDocument,
+    private readonly options: LintOptions,
+  ) {
+    super({ text: document.getText(), path: options.path, baselineText: options.baselineText, workspace: options.workspace, airflowPin: options.airflowPin }, () => document.tree);
+  }
+
+  get model(): SemanticModel {
+    return this.get(semanticModel);
+  }
+
+  run(rule: Rule): void {
+    this.rule = rule;
     try {
-      rule.check({ model, text, path: options.path, baselineText: options.baselineText, workspace: options.workspace, airflowPin: options.airflowPin, report });
+      rule.check(this);
     } catch (error) {
-      options.onRuleError?.(rule, error);
+      this.options.onRuleError?.(rule, error);
+    } finally {
+      this.rule = undefined;
     }
   }
-  return diagnostics.sort((a, b) => a.startOffset - b.startOffset || a.code.localeCompare(b.code));
+
+  /** A property, not a method: rules take it out of their context (`{ model, report }`). */
+  readonly report = (r: Report): void => {
+    const rule = this.rule!;
+    // The user's setting for the rule wins over the severity a rule gives a single report.
+    const severity = this.options.severities?.[rule.code] ?? r.severity ?? rule.defaultSeverity;
+    if (severity === "off") return;
+    const start = r.node ? r.node.startIndex : r.start!;
+    const end = r.node ? r.node.endIndex : r.end ?? start;
+    const range = { start: this.document.positionAt(start), end: this.document.positionAt(end) };
+    const noqa = (this.suppressions ??= noqaComments(this.model)).get(range.start.line);
+    if (noqa === "all" || noqa?.has(rule.code)) return;
+    const diagnostic: Diagnostic = { code: rule.code, name: rule.name, severity, message: r.message, range, startOffset: start, endOffset: end, fix: r.fix };
+    if (r.alternatives && r.alternatives.length > 0) diagnostic.alternatives = r.alternatives;
+    this.diagnostics.push(diagnostic);
+  };
 }
 
 /** `# noqa` (everything) or `# noqa: AS101, AS102` on a line, as ruff reads them. */

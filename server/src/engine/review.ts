@@ -12,11 +12,12 @@
 import * as path from "node:path";
 import { PythonDocument } from "./document";
 import { applyEdits } from "./fixes";
-import { enabledRules, lint, LintOptions } from "./linter";
+import { AnalysisContext } from "./context";
+import { check, enabledRules, LintOptions } from "./linter";
 import { pinStatement } from "./project/pin";
 import { RuleCategory } from "./rule";
 import { ruleByCode } from "./rules";
-import { SemanticModel } from "./semantic/model";
+import { SemanticModel, semanticModel } from "./semantic/model";
 import { SubmitAndPoll, submitAndPollSplits, WaitTask } from "./semantic/submitAndPoll";
 import { collapseSplit, taskName } from "./submitAndPollRewrites";
 import { Diagnostic, Fix, Severity, TextEdit } from "./types";
@@ -86,8 +87,8 @@ const DEFAULT_CONTEXT_LINES = 2;
 /** The review of `document` as Markdown. */
 export function reviewMarkdown(document: PythonDocument, options: ReviewOptions = {}): string {
   const text = document.getText();
-  const diagnostics = lint(document, options);
-  const splits = splitsToDescribe(document, options, diagnostics);
+  const { diagnostics, context: analyses } = check(document, options);
+  const splits = analyses ? splitsToDescribe(analyses, options, diagnostics) : [];
   const context = options.contextLines ?? DEFAULT_CONTEXT_LINES;
   const title = options.title ?? path.basename(options.path ?? decodeURIComponent(document.uri.replace(/^[a-z]+:\/\//i, "")));
 
@@ -133,10 +134,10 @@ interface DescribedSplit {
 }
 
 /** The file's submit-and-poll splits, when AS405 is among the enabled rules, each with its AS405 finding. */
-function splitsToDescribe(document: PythonDocument, options: ReviewOptions, diagnostics: readonly Diagnostic[]): DescribedSplit[] {
-  if (!document.isRelevant() || !enabledRules(options).some((r) => r.code === "AS405")) return [];
-  const model = new SemanticModel(document.tree, document.getText());
-  return submitAndPollSplits({ model, workspace: options.workspace, path: options.path }).map((split) => ({
+function splitsToDescribe(context: AnalysisContext, options: ReviewOptions, diagnostics: readonly Diagnostic[]): DescribedSplit[] {
+  if (!enabledRules(options).some((r) => r.code === "AS405")) return [];
+  const model = context.get(semanticModel);
+  return submitAndPollSplits(context).map((split) => ({
     split,
     model,
     finding: diagnostics.find((d) => d.code === "AS405" && d.startOffset === split.submit.call.node.startIndex),

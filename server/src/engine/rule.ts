@@ -3,8 +3,9 @@
  * (What it does / Why is this bad / Example / Use instead / Fix safety) right above its export;
  * `docs/rules/` is generated from those comments.
  */
+export type { ExternalClass, WorkspaceClasses } from "./context";
 import { SyntaxNode } from "./parser";
-import { AirflowPin } from "./project/pin";
+import type { AnalysisContext } from "./context";
 import { SemanticModel } from "./semantic/model";
 import { Fix, Severity } from "./types";
 
@@ -61,39 +62,11 @@ export interface Report {
   severity?: Severity;
 }
 
-export interface RuleContext {
+/**
+ * What a rule's check is given: the file's analysis context (its inputs, and `get(analysis)` for
+ * what the rule needs), the file's semantic model, and where to report.
+ */
+export interface RuleContext extends AnalysisContext {
   readonly model: SemanticModel;
-  readonly text: string;
-  /** Filesystem path of the file, when it has one. */
-  readonly path?: string;
-  /** The file's text at the baseline revision (for AS301); undefined without git or for untracked files. */
-  readonly baselineText?: string;
-  /** Classes defined in the workspace's other modules; undefined when no index is available. */
-  readonly workspace?: WorkspaceClasses;
-  /** The Airflow version the file's project pins (AS501, AS502); undefined when none is known. */
-  readonly airflowPin?: AirflowPin;
   report(report: Report): void;
-}
-
-/** What rules may know of a class defined in another module of the workspace. */
-export interface ExternalClass {
-  /** `include.operators.SparkOperator` */
-  qualifiedName: string;
-  /** The file that defines it. */
-  path: string;
-  /** Qualified names of its bases as written in its own module, resolved through that module's imports. */
-  baseNames: (string | undefined)[];
-  /** Class-level attributes assigned a plain string literal (`external_id_key = "spark_id"`). */
-  stringAttributes: ReadonlyMap<string, string>;
-  /** Names of the methods the class body defines. */
-  methods: ReadonlySet<string>;
-}
-
-export interface WorkspaceClasses {
-  /**
-   * The class a qualified name from `fromPath`'s imports stands for: absolute (`include.operators.SparkOp`),
-   * relative (`.operators.SparkOp`), or a sibling module of the importing file's folder, which Airflow
-   * puts on `sys.path` (`operators.SparkOp`).
-   */
-  resolveClass(qualifiedName: string, fromPath: string | undefined): ExternalClass | undefined;
 }

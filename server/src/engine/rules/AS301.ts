@@ -1,4 +1,5 @@
 import { insertFirstInClassBody } from "../classBody";
+import { analysis } from "../context";
 import { replaceNode } from "../fixes";
 import { parsePython, SyntaxNode } from "../parser";
 import { Report, Rule } from "../rule";
@@ -73,11 +74,12 @@ export const AS301: Rule = {
   fix: "unsafe",
   // Only a class deriving from the mixin (named in the file) can have a key to compare.
   inputs: { baseline: (text) => text.includes("ResumableJobMixin") },
-  check({ model, text, baselineText, report }) {
+  check(context) {
+    const { model, text, baselineText, report } = context;
     if (baselineText === undefined) return;
     const current = resumableKeys(model);
     if (current.size === 0) return;
-    const committed = baselineKeys(baselineText);
+    const committed = context.get(baselineKeysAnalysis);
     const changes: KeyChange[] = [];
     for (const [className, now] of current) {
       const before = committed.get(className);
@@ -320,13 +322,8 @@ function constantName(literal: SyntaxNode): string | undefined {
   return target?.type === "identifier" && target.text !== ATTRIBUTE ? target.text : undefined;
 }
 
-/**
- * The keys of the committed text. The language server lints the same file on every keystroke against
- * the same baseline, so the last one is kept.
- */
-let lastBaseline: { text: string; keys: Map<string, ResumableKey> } | undefined;
-
-function baselineKeys(text: string): Map<string, ResumableKey> {
-  if (lastBaseline?.text !== text) lastBaseline = { text, keys: resumableKeys(new SemanticModel(parsePython(text), text)) };
-  return lastBaseline.keys;
-}
+/** The keys of the committed text, read once per lint from the `baselineText` input. */
+const baselineKeysAnalysis = analysis("committed external_id_key values", (context) => {
+  const text = context.baselineText ?? "";
+  return resumableKeys(new SemanticModel(parsePython(text), text));
+});

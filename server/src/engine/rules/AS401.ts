@@ -1,6 +1,5 @@
 import { Rule } from "../rule";
 import { SemanticModel } from "../semantic/model";
-import { ResumableOperators } from "../semantic/resumable";
 import { assetHome, variableFindings, VariableState } from "../semantic/variables";
 import { jsonMode, storeAccess, storeCallFor } from "../storeRewrite";
 import { Fix, TextEdit } from "../types";
@@ -79,7 +78,7 @@ export const AS401: Rule = {
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("Variable")) return;
-    for (const state of variableFindings(model, ResumableOperators.of(context)).states) {
+    for (const state of variableFindings(context).states) {
       if (assetHome(model, state)) continue;
       const key = state.key.text;
       const fix = taskStoreFix(model, state);

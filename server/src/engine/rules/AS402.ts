@@ -2,7 +2,6 @@ import { addToKeywordList } from "../lists";
 import { Rule } from "../rule";
 import { assetTextAt } from "../semantic/assets";
 import { SemanticModel } from "../semantic/model";
-import { ResumableOperators } from "../semantic/resumable";
 import { AssetHome, assetHome, variableFindings, VariableState } from "../semantic/variables";
 import { jsonMode, storeAccess, storeCallFor } from "../storeRewrite";
 import { Fix, TextEdit } from "../types";
@@ -78,7 +77,7 @@ export const AS402: Rule = {
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("Variable")) return;
-    for (const state of variableFindings(model, ResumableOperators.of(context)).states) {
+    for (const state of variableFindings(context).states) {
       const home = assetHome(model, state);
       if (!home) continue;
       const key = state.key.text;

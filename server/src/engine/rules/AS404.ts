@@ -115,7 +115,7 @@ export const AS404: Rule = {
     const { model, report } = context;
     if (!model.text.includes("Variable")) return;
     const resumable = ResumableOperators.of(context);
-    const reconnects = variableFindings(model, resumable).reconnects;
+    const reconnects = variableFindings(context).reconnects;
     if (reconnects.length === 0) return;
     const keys = new Set(resumable.classes.map((cls) => ownKey(model, cls)).filter((k): k is string => k !== undefined));
     for (const pattern of reconnects) {

@@ -12,7 +12,8 @@
  */
 import { attributeCalls, captures, SyntaxNode } from "../parser";
 import { mappingOf } from "./mapping";
-import { FunctionInfo, SemanticModel } from "./model";
+import { analysis } from "../context";
+import { FunctionInfo, SemanticModel, semanticModel } from "./model";
 import { Binding } from "./scope";
 import { callArguments, KeywordArgument, plainString, unparenthesize } from "./syntax";
 
@@ -54,10 +55,12 @@ const LINEAGE_ATTRIBUTES = `(attribute attribute: (identifier) @name (#match? @n
 /** `default_args={"outlets": ...}` (on a DAG, a task group or an operator) gives every task below it those outlets. */
 const LINEAGE_DICTIONARY_KEYS = `(pair key: (string) @key)`;
 
-const lineageUnknown = new WeakMap<SemanticModel, boolean>();
-const declarationsCache = new WeakMap<SemanticModel, Map<FunctionInfo, TaskDeclaration[] | undefined>>();
-const lineageOverrides = new WeakMap<SemanticModel, Set<FunctionInfo>>();
-const assetCalls = new WeakMap<SemanticModel, Map<number, { key?: AssetKey } | "alias" | undefined>>();
+/** Per task, filled as tasks are asked about. */
+const declarationsByTask = analysis("task lineage declarations", () => new Map<FunctionInfo, TaskDeclaration[] | undefined>());
+/** Per asset call (by node id), filled as calls are asked about. */
+const assetCallsById = analysis("asset calls", () => new Map<number, { key?: AssetKey } | "alias" | undefined>());
+const lineageUnknown = analysis("lineage set outside task keywords", (context) => findsLineageChanges(context.get(semanticModel)));
+const lineageOverrides = analysis("lineage overrides", (context) => findLineageOverrides(context.get(semanticModel)));
 
 /**
  * The declarations of `fn`'s inlets and outlets: its `@task` decorator, or every operator call that
@@ -65,8 +68,7 @@ const assetCalls = new WeakMap<SemanticModel, Map<number, { key?: AssetKey } | "
  * helper) or when any of its inlets or outlets cannot be told.
  */
 export function taskDeclarations(model: SemanticModel, fn: FunctionInfo): TaskDeclaration[] | undefined {
-  let known = declarationsCache.get(model);
-  if (!known) declarationsCache.set(model, (known = new Map()));
+  const known = model.context.get(declarationsByTask);
   if (!known.has(fn)) known.set(fn, findDeclarations(model, fn));
   return known.get(fn);
 }
@@ -150,8 +152,7 @@ export function assetReference(model: SemanticModel, expression: SyntaxNode): As
     node = unparenthesize(bound.value);
   }
   if (node.type !== "call") return undefined;
-  let calls = assetCalls.get(model);
-  if (!calls) assetCalls.set(model, (calls = new Map()));
+  const calls = model.context.get(assetCallsById);
   if (!calls.has(node.id)) calls.set(node.id, assetCall(model, node));
   const found = calls.get(node.id);
   return found === "alias" || found === undefined ? found : { node: expression, binding, key: found.key };
@@ -244,32 +245,32 @@ export function onlyAsset(assets: readonly AssetReference[]): AssetReference | u
  * `.inlets` / `.outlets` / `.add_outlets(...)` on a built task.
  */
 function fileChangesLineage(model: SemanticModel): boolean {
-  let result = lineageUnknown.get(model);
-  if (result === undefined) {
-    // The text tells cheaply whether the (slower) queries can find anything.
-    result =
-      (/\.(add_)?(inlets|outlets)\b/.test(model.text) && captures(model.root, LINEAGE_ATTRIBUTES, "attribute").length > 0) ||
-      (/["'](inlets|outlets)["']/.test(model.text) && captures(model.root, LINEAGE_DICTIONARY_KEYS, "key").some((key) => LINEAGE_KEYWORDS.has(plainString(key) ?? "")));
-    lineageUnknown.set(model, result);
-  }
-  return result;
+  return model.context.get(lineageUnknown);
+}
+
+function findsLineageChanges(model: SemanticModel): boolean {
+  // The text tells cheaply whether the (slower) queries can find anything.
+  return (
+    (/\.(add_)?(inlets|outlets)\b/.test(model.text) && captures(model.root, LINEAGE_ATTRIBUTES, "attribute").length > 0) ||
+    (/["'](inlets|outlets)["']/.test(model.text) && captures(model.root, LINEAGE_DICTIONARY_KEYS, "key").some((key) => LINEAGE_KEYWORDS.has(plainString(key) ?? "")))
+  );
 }
 
 /** `fn.override(outlets=...)` (or with a splat) gives that instance of the task other lineage. */
 function overridesLineage(model: SemanticModel, fn: FunctionInfo): boolean {
-  let overridden = lineageOverrides.get(model);
-  if (!overridden) {
-    overridden = new Set();
-    const calls = model.text.includes(".override") ? attributeCalls(model.tree, model.text, ["override"]) : [];
-    for (const node of calls) {
-      const object = node.childForFieldName("function")!.childForFieldName("object");
-      const target = object?.type === "identifier" ? model.functionNamed(object.text, model.scopeOf(object)) : undefined;
-      const args = callArguments(node);
-      if (target && (args.hasSplat || [...args.keywords.keys()].some((k) => LINEAGE_KEYWORDS.has(k)))) overridden.add(target);
-    }
-    lineageOverrides.set(model, overridden);
+  return model.context.get(lineageOverrides).has(fn);
+}
+
+function findLineageOverrides(model: SemanticModel): Set<FunctionInfo> {
+  const overridden = new Set<FunctionInfo>();
+  const calls = model.text.includes(".override") ? attributeCalls(model.tree, model.text, ["override"]) : [];
+  for (const node of calls) {
+    const object = node.childForFieldName("function")!.childForFieldName("object");
+    const target = object?.type === "identifier" ? model.functionNamed(object.text, model.scopeOf(object)) : undefined;
+    const args = callArguments(node);
+    if (target && (args.hasSplat || [...args.keywords.keys()].some((k) => LINEAGE_KEYWORDS.has(k)))) overridden.add(target);
   }
-  return overridden.has(fn);
+  return overridden;
 }
 
 const KEYWORD_NAMES = `(keyword_argument name: (identifier) @name)`;

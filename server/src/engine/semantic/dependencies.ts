@@ -14,7 +14,8 @@
  * is kept as an unresolved operand, so rules that need the whole graph can stay silent.
  */
 import { attributeCalls, binaryOperators, identifiersSpelled, keywordCalls, SyntaxNode } from "../parser";
-import { CallInfo, FunctionInfo, SemanticModel } from "./model";
+import { analysis } from "../context";
+import { CallInfo, FunctionInfo, SemanticModel, semanticModel } from "./model";
 import { Binding } from "./scope";
 import { KeywordArgument, plainString, unparenthesize } from "./syntax";
 
@@ -132,13 +133,10 @@ export class DependencyGraph {
 
   /** The graph of a model's file, built once and shared by every rule that lints the model. */
   static of(model: SemanticModel): DependencyGraph {
-    let graph = cache.get(model);
-    if (!graph) {
-      graph = new DependencyGraph(model);
-      cache.set(model, graph);
-    }
-    return graph;
+    return model.context.get(DependencyGraph.analysis);
   }
+
+  private static readonly analysis = analysis("dependency graph", (context) => new DependencyGraph(context.get(semanticModel)));
 
   // ---- questions ----
 
@@ -612,7 +610,6 @@ export class DependencyGraph {
   }
 }
 
-const cache = new WeakMap<SemanticModel, DependencyGraph>();
 
 function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
   const list = map.get(key);

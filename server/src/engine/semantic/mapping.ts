@@ -6,7 +6,8 @@
  * has its own task state store, but they all share an asset's store.
  */
 import { attributeCalls, SyntaxNode } from "../parser";
-import { CallInfo, FunctionInfo, SemanticModel } from "./model";
+import { analysis } from "../context";
+import { CallInfo, FunctionInfo, SemanticModel, semanticModel } from "./model";
 import { plainString, unparenthesize } from "./syntax";
 
 export interface TaskMapping {
@@ -25,7 +26,13 @@ interface FileMapping {
   partials: Map<FunctionInfo, CallInfo[]>;
 }
 
-const cache = new WeakMap<SemanticModel, FileMapping>();
+const fileMappingAnalysis = analysis("task mapping", (context) => {
+  const model = context.get(semanticModel);
+  // The text tells cheaply whether the (slower) queries can find anything.
+  const found: FileMapping = { byFunction: new Map(), partials: model.text.includes("python_callable") ? findPartials(model) : new Map() };
+  if (model.text.includes(".expand")) for (const node of attributeCalls(model.tree, model.text, ["expand", "expand_kwargs"])) addExpansion(model, found, node);
+  return found;
+});
 
 /** How `fn` is mapped, or undefined when nothing in the file maps it. */
 export function mappingOf(model: SemanticModel, fn: FunctionInfo): TaskMapping | undefined {
@@ -33,14 +40,7 @@ export function mappingOf(model: SemanticModel, fn: FunctionInfo): TaskMapping |
 }
 
 function fileMapping(model: SemanticModel): FileMapping {
-  let found = cache.get(model);
-  if (!found) {
-    // The text tells cheaply whether the (slower) queries can find anything.
-    found = { byFunction: new Map(), partials: model.text.includes("python_callable") ? findPartials(model) : new Map() };
-    cache.set(model, found);
-    if (model.text.includes(".expand")) for (const node of attributeCalls(model.tree, model.text, ["expand", "expand_kwargs"])) addExpansion(model, found, node);
-  }
-  return found;
+  return model.context.get(fileMappingAnalysis);
 }
 
 function findPartials(model: SemanticModel): Map<FunctionInfo, CallInfo[]> {

@@ -2,6 +2,7 @@
  * The semantic model of one Python DAG file: what rules ask about instead of re-walking the tree.
  * Built once per parse; the expensive parts (calls, store references) are computed on first use.
  */
+import { analysis, AnalysisContext } from "../context";
 import { attributeCalls, keywordCalls, SyntaxNode, Tree } from "../parser";
 import { Binding, Scope } from "./scope";
 import { callArguments, CallArguments, dottedParts, KeywordArgument, plainString, unparenthesize } from "./syntax";
@@ -137,8 +138,13 @@ const BINDING_TYPES = [
   "nonlocal_statement",
 ];
 
+/** The file's semantic model, built when a rule or another analysis first asks for it. */
+export const semanticModel = analysis("semantic model", (context) => new SemanticModel(context.tree, context.text, context));
+
 export class SemanticModel {
   readonly module: Scope;
+  /** The analysis context the model belongs to; analyses built from the model are kept there. */
+  readonly context: AnalysisContext;
   readonly functions: FunctionInfo[] = [];
   readonly classes: ClassInfo[] = [];
   private readonly scopes = new Map<number, Scope>();
@@ -154,7 +160,14 @@ export class SemanticModel {
     readonly tree: Tree,
     /** The source `tree` was parsed from: some lookups search it and map the offsets back to nodes. */
     readonly text: string,
+    context?: AnalysisContext,
   ) {
+    if (context) this.context = context;
+    else {
+      // A model made directly from a tree (a test, a project file) gets a context of its own.
+      this.context = new AnalysisContext({ text }, tree);
+      this.context.provide(semanticModel, this);
+    }
     this.module = new Scope("module", tree.rootNode, undefined, 0, Number.MAX_SAFE_INTEGER);
     // One walk of the tree finds the nodes of both passes; each pass takes its own, in document order.
     const nodes = this.root.descendantsOfType([...SCOPE_TYPES, ...BINDING_TYPES]);

@@ -5,8 +5,8 @@
  * and which DAG `default_args` apply to a call. Computed once per model and shared by the rules.
  */
 import { SyntaxNode } from "../parser";
-import { ExternalClass, RuleContext, WorkspaceClasses } from "../rule";
-import { CallInfo, ClassInfo, DagInfo, SemanticModel } from "./model";
+import { analysis, AnalysisContext, ExternalClass, WorkspaceClasses } from "../context";
+import { CallInfo, ClassInfo, DagInfo, SemanticModel, semanticModel } from "./model";
 import { plainString } from "./syntax";
 
 /** One of the six methods the mixin declares abstract, with the signature `execute_resumable` calls it with. */
@@ -121,13 +121,9 @@ export class ResumableOperators {
     private readonly path: string | undefined,
   ) {}
 
-  /** The analysis for a rule's file, shared by every rule that lints the same model. */
-  static of(context: Pick<RuleContext, "model" | "workspace" | "path">): ResumableOperators {
-    const cached = cache.get(context.model);
-    if (cached && cached.workspace === context.workspace && cached.path === context.path) return cached;
-    const fresh = new ResumableOperators(context.model, context.workspace, context.path);
-    cache.set(context.model, fresh);
-    return fresh;
+  /** The analysis of a file, shared by every rule that lints it. */
+  static of(context: AnalysisContext): ResumableOperators {
+    return context.get(resumableOperators);
   }
 
   // ---- classes ----
@@ -393,7 +389,7 @@ export class ResumableOperators {
   }
 }
 
-const cache = new WeakMap<SemanticModel, ResumableOperators>();
+const resumableOperators = analysis("resumable operators", (context) => new ResumableOperators(context.get(semanticModel), context.workspace, context.path));
 
 function localKey(cls: ClassInfo): string {
   return `local:${cls.node.startIndex}`;

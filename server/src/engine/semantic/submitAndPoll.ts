@@ -13,10 +13,10 @@
  * waits for is fire-and-forget by choice.
  */
 import { SyntaxNode } from "../parser";
-import { RuleContext } from "../rule";
+import { analysis, AnalysisContext } from "../context";
 import { Dependency, DependencyGraph, Task } from "./dependencies";
 import { ownDescendants } from "./flow";
-import { FunctionInfo, SemanticModel } from "./model";
+import { FunctionInfo, SemanticModel, semanticModel } from "./model";
 import { dictionaryEntry, ResumableOperators } from "./resumable";
 import { KeywordArgument, plainString } from "./syntax";
 
@@ -53,20 +53,15 @@ const SLEEP_CALL = /(^|\.)sleep$/;
 const LOOPS = ["while_statement", "for_statement"];
 
 /** The splits of a file, in the order of their submit tasks. Cheap when the file names no `wait_for_*` keyword. */
-export function submitAndPollSplits(context: Pick<RuleContext, "model" | "workspace" | "path">): SubmitAndPoll[] {
-  const { model } = context;
-  if (!NO_WAIT_KEYWORDS.some((keyword) => model.text.includes(keyword))) return [];
-  const cached = cache.get(model);
-  if (cached && cached.workspace === context.workspace && cached.path === context.path) return cached.splits;
-  const splits = findSplits(context);
-  cache.set(model, { workspace: context.workspace, path: context.path, splits });
-  return splits;
+export function submitAndPollSplits(context: AnalysisContext): SubmitAndPoll[] {
+  if (!NO_WAIT_KEYWORDS.some((keyword) => context.text.includes(keyword))) return [];
+  return context.get(splitsAnalysis);
 }
 
-const cache = new WeakMap<SemanticModel, { workspace: RuleContext["workspace"]; path: string | undefined; splits: SubmitAndPoll[] }>();
+const splitsAnalysis = analysis("submit-and-poll splits", findSplits);
 
-function findSplits(context: Pick<RuleContext, "model" | "workspace" | "path">): SubmitAndPoll[] {
-  const { model } = context;
+function findSplits(context: AnalysisContext): SubmitAndPoll[] {
+  const model = context.get(semanticModel);
   const graph = DependencyGraph.of(model);
   const operators = ResumableOperators.of(context);
   const splits: SubmitAndPoll[] = [];
@@ -96,8 +91,8 @@ export function noWaitKeyword(model: SemanticModel, task: Task): KeywordArgument
   return undefined;
 }
 
-function waitTask(context: Pick<RuleContext, "model" | "workspace" | "path">, graph: DependencyGraph, submit: Task, candidate: Task): WaitTask | undefined {
-  const { model } = context;
+function waitTask(context: AnalysisContext, graph: DependencyGraph, submit: Task, candidate: Task): WaitTask | undefined {
+  const model = context.get(semanticModel);
   const readsResult = readsResultOf(model, graph, submit, candidate);
   const directly = graph.upstreamOf(candidate).some((d: Dependency) => d.upstream === submit);
   const fn = functionOf(model, candidate);
@@ -125,8 +120,8 @@ function isJobSensor(task: Task): boolean {
 }
 
 /** `mode="reschedule"` or `deferrable=True` on the sensor, or in the `default_args` of its DAG when it sets neither. */
-function freesSlot(context: Pick<RuleContext, "model" | "workspace" | "path">, task: Task): WaitTask["freesSlot"] {
-  const { model } = context;
+function freesSlot(context: AnalysisContext, task: Task): WaitTask["freesSlot"] {
+  const model = context.get(semanticModel);
   const mode = task.keywords.get("mode");
   const deferrable = task.keywords.get("deferrable");
   // Finding the DAG a task belongs to resolves every call of the file: only worth it when some DAG has default_args.

@@ -11,7 +11,8 @@
  */
 import { attributeCalls, SyntaxNode } from "../parser";
 import { AssetReference, assetReference, compareAssets, distinctCount, storeEntries, TaskDeclaration, taskDeclarations } from "./assets";
-import { CallInfo, FunctionInfo, SemanticModel } from "./model";
+import { analysis, AnalysisContext } from "../context";
+import { CallInfo, FunctionInfo, SemanticModel, semanticModel } from "./model";
 import { ResumableOperators } from "./resumable";
 import { ownDescendants } from "./flow";
 import { plainString, stringLiteral, unparenthesize } from "./syntax";
@@ -141,8 +142,8 @@ export const CONTEXT_KEYS = new Set([
   "var",
 ]);
 
-const findingsCache = new WeakMap<SemanticModel, VariableFindings>();
-const xcomCache = new WeakMap<SemanticModel, XComRoundTrip[]>();
+const variableFindingsAnalysis = analysis("Variable state", (context) => findVariableState(context.get(semanticModel), ResumableOperators.of(context)));
+const xcomRoundTripsAnalysis = analysis("XCom round trips", (context) => (context.text.includes("xcom_p") ? findRoundTrips(context.get(semanticModel), ResumableOperators.of(context)) : []));
 
 /** Whether a key's words say it is a watermark (`last_processed_at`, `orders_high_water_mark`). */
 export function looksLikeWatermark(key: string): boolean {
@@ -161,13 +162,8 @@ export function taskBodyOf(model: SemanticModel, fn: FunctionInfo, resumable: Re
 }
 
 /** The Variable keys each task keeps as its own state, and the reconnect-or-submit patterns among them. */
-export function variableFindings(model: SemanticModel, resumable: ResumableOperators): VariableFindings {
-  let found = findingsCache.get(model);
-  if (!found) {
-    found = findVariableState(model, resumable);
-    findingsCache.set(model, found);
-  }
-  return found;
+export function variableFindings(context: AnalysisContext): VariableFindings {
+  return context.get(variableFindingsAnalysis);
 }
 
 function findVariableState(model: SemanticModel, resumable: ResumableOperators): VariableFindings {
@@ -468,13 +464,8 @@ function isAttributeName(identifier: SyntaxNode): boolean {
 // ---- XCom ----
 
 /** The XComs with a job-id-like key that a task pushes and also pulls back from itself, pulling before it pushes. */
-export function xcomRoundTrips(model: SemanticModel, resumable: ResumableOperators): XComRoundTrip[] {
-  let found = xcomCache.get(model);
-  if (!found) {
-    found = model.text.includes("xcom_p") ? findRoundTrips(model, resumable) : [];
-    xcomCache.set(model, found);
-  }
-  return found;
+export function xcomRoundTrips(context: AnalysisContext): XComRoundTrip[] {
+  return context.get(xcomRoundTripsAnalysis);
 }
 
 function findRoundTrips(model: SemanticModel, resumable: ResumableOperators): XComRoundTrip[] {

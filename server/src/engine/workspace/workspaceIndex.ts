@@ -14,7 +14,7 @@
  * Queries never throw: anything unexpected answers "unknown".
  */
 import * as path from "node:path";
-import { ExternalClass, WorkspaceClasses } from "../rule";
+import { ExternalClass, WorkspaceClasses } from "../context";
 import { SemanticModel } from "../semantic/model";
 import { foldersUpTo, isWithin, moduleFileCandidates, moduleNameUnder, relativeImportBase } from "./modulePaths";
 import { ModuleSummary, summarizeModel, summarizeText } from "./summary";
