@@ -6,7 +6,7 @@ import { PythonDocument } from "./document";
 import { applyEdits, editsOverlap } from "./fixes";
 import { parseNoqa } from "./noqa";
 import { AirflowPin } from "./project/pin";
-import { AnalysisContext, WorkspaceClasses } from "./context";
+import { AnalysisContext, FileInputs, WorkspaceClasses } from "./context";
 import { Report, Rule, RuleContext } from "./rule";
 import { allRules } from "./rules";
 import { SemanticModel, semanticModel } from "./semantic/model";
@@ -27,13 +27,15 @@ export interface LintOptions {
   workspace?: WorkspaceClasses;
   /** The Airflow version the document's project pins (`AirflowVersionResolver.pinFor(path)`), for AS501 and AS502. */
   airflowPin?: AirflowPin;
+  /** The rules to choose from instead of the registry's (tests that check the registry's rules against altered copies). */
+  rules?: readonly Rule[];
   /** Called when a rule throws; the other rules still run. */
   onRuleError?: (rule: Rule, error: unknown) => void;
 }
 
 export function enabledRules(options: LintOptions = {}): Rule[] {
   const matches = (code: string, prefixes: readonly string[]) => prefixes.some((p) => code.startsWith(p.trim().toUpperCase()));
-  return allRules.filter(
+  return (options.rules ?? allRules).filter(
     (rule) =>
       (options.severities?.[rule.code] ?? rule.defaultSeverity) !== "off" &&
       (!options.select || options.select.length === 0 || matches(rule.code, options.select)) &&
@@ -48,8 +50,12 @@ export function lint(document: PythonDocument, options: LintOptions = {}): Diagn
 /** The findings, and the analysis context they came from, for front ends that go on to use its analyses (the review). */
 export function check(document: PythonDocument, options: LintOptions = {}): { diagnostics: Diagnostic[]; context?: AnalysisContext } {
   if (!document.isRelevant()) return { diagnostics: [] };
-  const checker = new Checker(document, options);
-  for (const rule of enabledRules(options)) checker.run(rule);
+  const file: FileInputs = { text: document.getText(), path: options.path, baselineText: options.baselineText, workspace: options.workspace, airflowPin: options.airflowPin };
+  // Rules whose text test fails could report nothing here; when that is every rule, the file is not even parsed.
+  const rules = enabledRules(options).filter((rule) => !rule.mayReport || rule.mayReport(file));
+  if (rules.length === 0) return { diagnostics: [] };
+  const checker = new Checker(document, file, options);
+  for (const rule of rules) checker.run(rule);
   return { diagnostics: checker.diagnostics.sort((a, b) => a.startOffset - b.startOffset || a.code.localeCompare(b.code)), context: checker };
 }
 
@@ -61,9 +67,10 @@ class Checker extends AnalysisContext implements RuleContext {
 
   constructor(
     private readonly document: PythonDocument,
+    file: FileInputs,
     private readonly options: LintOptions,
   ) {
-    super({ text: document.getText(), path: options.path, baselineText: options.baselineText, workspace: options.workspace, airflowPin: options.airflowPin }, () => document.tree);
+    super(file, () => document.tree);
   }
 
   get model(): SemanticModel {

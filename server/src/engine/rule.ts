@@ -5,7 +5,7 @@
  */
 export type { ExternalClass, WorkspaceClasses } from "./context";
 import { SyntaxNode } from "./parser";
-import type { AnalysisContext } from "./context";
+import type { AnalysisContext, FileInputs } from "./context";
 import { SemanticModel } from "./semantic/model";
 import { Fix, Severity } from "./types";
 
@@ -23,6 +23,12 @@ export interface Rule {
   fix: FixAvailability;
   /** The inputs beyond the file's own text that the rule reads; front ends fetch only what some enabled rule needs. */
   inputs?: RuleInputs;
+  /**
+   * A cheap test of the file's text and inputs that holds wherever the rule can report anything
+   * (see rules/textGates.ts). Where it fails the rule does not run; a file that fails it for every
+   * enabled rule is not parsed. Absent: the rule always runs.
+   */
+  mayReport?(file: FileInputs): boolean;
   check(context: RuleContext): void;
 }
 

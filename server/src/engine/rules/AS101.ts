@@ -1,6 +1,7 @@
 import { replaceNode } from "../fixes";
 import { SyntaxNode } from "../parser";
 import { Rule } from "../rule";
+import { mentionsStore } from "./textGates";
 import { SemanticModel } from "../semantic/model";
 import { classDecorators, isNonJson, NonJsonKind, ValuePart, valueParts } from "../semantic/valueKind";
 import { Fix } from "../types";
@@ -89,6 +90,7 @@ export const AS101: Rule = {
   defaultSeverity: "error",
   category: "values",
   fix: "safe or unsafe",
+  mayReport: ({ text }) => mentionsStore(text) && text.includes("set"),
   check({ model, report }) {
     for (const call of model.storeCalls) {
       if (call.method !== "set" || !call.value) continue;

@@ -1,5 +1,6 @@
 import { SyntaxNode } from "../parser";
 import { Rule } from "../rule";
+import { mentionsAny, mentionsStore } from "./textGates";
 import { StoreCall } from "../semantic/model";
 import { isNumberLiteral, stringLiteral, unparenthesize } from "../semantic/syntax";
 
@@ -55,6 +56,7 @@ export const AS105: Rule = {
   defaultSeverity: "warning",
   category: "values",
   fix: "none",
+  mayReport: ({ text }) => mentionsStore(text) && mentionsAny(text, ["get", "set", "delete"]),
   check({ model, report }) {
     for (const call of model.storeCalls) {
       if (call.method === "clear" || !call.key) continue;

@@ -1,6 +1,7 @@
 import { replaceNode } from "../fixes";
 import { captures, SyntaxNode } from "../parser";
 import { Rule } from "../rule";
+import { mentionsAny } from "./textGates";
 import { FunctionInfo, SemanticModel } from "../semantic/model";
 import { callArguments, plainString, unparenthesize } from "../semantic/syntax";
 import { Fix } from "../types";
@@ -66,6 +67,7 @@ export const AS106: Rule = {
   defaultSeverity: "error",
   category: "scope",
   fix: "safe or unsafe",
+  mayReport: ({ text }) => mentionsAny(text, ["task_state", "task_store", "asset_state", "asset_store"]),
   check({ model, text, report }) {
     if (!/task_state|task_store|asset_state|asset_store/.test(text) || !hasOldKeyString(model, text)) return;
     const subscripts = captures(model.root, SUBSCRIPTS, "read");

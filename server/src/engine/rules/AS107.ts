@@ -1,4 +1,5 @@
 import { Rule } from "../rule";
+import { mentionsStore } from "./textGates";
 import { valueParts } from "../semantic/valueKind";
 
 /**
@@ -45,6 +46,7 @@ export const AS107: Rule = {
   defaultSeverity: "error",
   category: "values",
   fix: "none",
+  mayReport: ({ text }) => mentionsStore(text) && text.includes("set"),
   check({ model, report }) {
     for (const call of model.storeCalls) {
       if (call.method !== "set" || !call.value) continue;

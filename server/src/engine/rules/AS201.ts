@@ -1,6 +1,7 @@
 import { removeArgument, replaceNode } from "../fixes";
 import { SyntaxNode } from "../parser";
 import { Rule } from "../rule";
+import { mentionsStore } from "./textGates";
 import { FunctionInfo, Parameter, SemanticModel } from "../semantic/model";
 import { Scope } from "../semantic/scope";
 import { callArguments, plainString, unparenthesize } from "../semantic/syntax";
@@ -61,6 +62,7 @@ export const AS201: Rule = {
   defaultSeverity: "warning",
   category: "scope",
   fix: "unsafe",
+  mayReport: ({ text }) => mentionsStore(text, ["asset_state_store"]) && text.includes("**"),
   check({ model, report }) {
     for (const fn of model.functions) {
       if (!fn.task && fn.callableOf.length === 0) continue;

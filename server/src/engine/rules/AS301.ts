@@ -74,6 +74,7 @@ export const AS301: Rule = {
   fix: "unsafe",
   // Only a class deriving from the mixin (named in the file) can have a key to compare.
   inputs: { baseline: (text) => text.includes("ResumableJobMixin") },
+  mayReport: ({ text, baselineText }) => baselineText !== undefined && text.includes("ResumableJobMixin") && text.includes("class"),
   check(context) {
     const { model, text, baselineText, report } = context;
     if (baselineText === undefined) return;

@@ -69,6 +69,7 @@ export const AS303: Rule = {
   category: "crash",
   fix: "unsafe",
   inputs: { workspace: true },
+  mayReport: ({ text, workspace }) => text.includes("class") && (workspace !== undefined || text.includes("ResumableJobMixin")),
   check(context) {
     const { text, report } = context;
     const resumable = ResumableOperators.of(context);

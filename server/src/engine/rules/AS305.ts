@@ -40,6 +40,7 @@ export const AS305: Rule = {
   category: "crash",
   fix: "none",
   inputs: { workspace: true },
+  mayReport: ({ text }) => text.includes("retries"),
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("retries")) return;

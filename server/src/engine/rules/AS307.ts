@@ -41,6 +41,7 @@ export const AS307: Rule = {
   category: "crash",
   fix: "none",
   inputs: { workspace: true },
+  mayReport: ({ text }) => text.includes("durable"),
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("durable")) return;

@@ -50,6 +50,7 @@ export const AS308: Rule = {
   category: "crash",
   fix: "unsafe",
   inputs: { workspace: true },
+  mayReport: ({ text, workspace }) => text.includes("class") && (workspace !== undefined || text.includes("ResumableJobMixin")),
   check(context) {
     const { text, baselineText, report } = context;
     const resumable = ResumableOperators.of(context);

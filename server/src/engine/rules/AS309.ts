@@ -1,8 +1,9 @@
 import { insertAt } from "../fixes";
 import { Rule } from "../rule";
+import { mentionsAny } from "./textGates";
 import { analysis } from "../context";
 import { ClassInfo, FunctionInfo, SemanticModel, semanticModel } from "../semantic/model";
-import { ABSTRACT_METHODS, decoratorNames, MixinMethod, ResumableOperators } from "../semantic/resumable";
+import { ABSTRACT_METHODS, MIXIN_PROVIDER_OPERATORS, MixinMethod, ResumableOperators, decoratorNames } from "../semantic/resumable";
 
 /**
  * ## What it does
@@ -49,6 +50,8 @@ export const AS309: Rule = {
   category: "crash",
   fix: "safe or unsafe",
   inputs: { workspace: true },
+  mayReport: ({ text, workspace }) =>
+    mentionsAny(text, ABSTRACT_METHODS.map((m) => m.name)) && text.includes("class") && (workspace !== undefined || mentionsAny(text, ["ResumableJobMixin", ...MIXIN_PROVIDER_OPERATORS])),
   check(context) {
     const { model, report } = context;
     for (const cls of ResumableOperators.of(context).classes) {

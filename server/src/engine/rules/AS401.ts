@@ -75,6 +75,7 @@ export const AS401: Rule = {
   category: "state",
   fix: "unsafe",
   inputs: { workspace: true },
+  mayReport: ({ text }) => text.includes("Variable") && text.includes("get") && text.includes("set"),
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("Variable")) return;

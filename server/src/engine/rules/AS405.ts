@@ -1,4 +1,5 @@
 import { Rule } from "../rule";
+import { mentionsAny } from "./textGates";
 import { SubmitAndPoll, submitAndPollSplits, WaitTask } from "../semantic/submitAndPoll";
 import { collapseSplit, taskName } from "../submitAndPollRewrites";
 
@@ -76,6 +77,7 @@ export const AS405: Rule = {
   category: "submit",
   fix: "unsafe",
   inputs: { workspace: true },
+  mayReport: ({ text }) => mentionsAny(text, ["wait_for_termination", "wait_for_completion"]),
   check(context) {
     const { model, report } = context;
     for (const split of submitAndPollSplits(context)) {

@@ -1,4 +1,5 @@
 import { Rule } from "../rule";
+import { mentionsAny } from "./textGates";
 import { moveDependency } from "../rewiring";
 import { Dependency } from "../semantic/dependencies";
 import { SemanticModel } from "../semantic/model";
@@ -53,6 +54,7 @@ export const AS407: Rule = {
   category: "submit",
   fix: "unsafe",
   inputs: { workspace: true },
+  mayReport: ({ text }) => mentionsAny(text, ["wait_for_termination", "wait_for_completion"]),
   check(context) {
     const { model, report } = context;
     for (const split of submitAndPollSplits(context)) {

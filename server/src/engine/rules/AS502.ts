@@ -1,6 +1,7 @@
 import { keywordCalls, SyntaxNode } from "../parser";
 import { pinStatement } from "../project/pin";
 import { Rule } from "../rule";
+import { mentionsAny } from "./textGates";
 import { ClassInfo, SemanticModel } from "../semantic/model";
 import { dictionaryEntry, ResumableOperators } from "../semantic/resumable";
 
@@ -46,6 +47,7 @@ export const AS502: Rule = {
   category: "version",
   fix: "none",
   inputs: { airflowPin: true, workspace: true },
+  mayReport: ({ text, workspace, airflowPin }) => airflowPin?.below33 === true && mentionsAny(text, workspace ? ["durable", "class"] : ["ResumableJobMixin", "durable"]),
   check(context) {
     const { model, path, airflowPin, report } = context;
     if (!airflowPin?.below33) return;

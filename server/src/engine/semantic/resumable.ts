@@ -42,8 +42,8 @@ export function isAirflowBaseOperator(qualifiedName: string): boolean {
   return /^(airflow\.([A-Za-z_]\w*\.)*)?BaseOperator$/.test(qualifiedName);
 }
 
-/** Provider operators whose synchronous path runs on the mixin (they implement its six methods and set their own key). */
-const PROVIDER_OPERATORS = new Set([
+/** Provider operators whose synchronous path runs on the mixin (they implement its six methods and set their own key), by class name. */
+export const MIXIN_PROVIDER_OPERATORS: readonly string[] = [
   "SparkSubmitOperator",
   "DatabricksSubmitRunOperator",
   "DatabricksRunNowOperator",
@@ -51,7 +51,8 @@ const PROVIDER_OPERATORS = new Set([
   "RedshiftDataOperator",
   "BigQueryInsertJobOperator",
   "GlueJobOperator",
-]);
+];
+const PROVIDER_OPERATORS = new Set(MIXIN_PROVIDER_OPERATORS);
 
 /** The operator's class name when `qualifiedName` is one of the provider operators built on the mixin. */
 export function providerOperator(qualifiedName: string): string | undefined {
