@@ -40,7 +40,8 @@ export const AS305: Rule = {
   category: "crash",
   fix: "none",
   inputs: { workspace: true },
-  mayReport: ({ text }) => text.includes("retries"),
+  // `isZero` needs an integer literal that is zero (`0`, `0_0`, `0x0`) somewhere, possibly behind a name.
+  mayReport: ({ text }) => text.includes("retries") && ZERO_LITERAL.test(text),
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("retries")) return;
@@ -70,6 +71,8 @@ export const AS305: Rule = {
     }
   },
 };
+
+const ZERO_LITERAL = /(?<![\w.])0(?:[xXoObB]?[0_]*)(?![\w.])/;
 
 function isZero(model: SemanticModel, node: SyntaxNode): boolean {
   const value = model.resolveValue(node);
