@@ -16,8 +16,69 @@ function parser(): Parser {
   if (!sharedParser) {
     sharedParser = new Parser();
     sharedParser.setLanguage(Python as unknown as Parser.Language);
+    readOnceWhatNeverChanges();
   }
   return sharedParser;
+}
+
+/** Node properties that never change within a tree, kept on the node object after the first read. */
+const STABLE_PROPERTIES = ["startIndex", "endIndex", "id", "parent", "firstChild", "lastChild", "namedChildren"] as const;
+const FIELDS = Symbol("fields");
+
+/**
+ * node-tree-sitter 0.22 answers every node property with a call into the native binding, and the
+ * engine asks the same nodes the same questions many times: in a profile of a lint, a third of the
+ * time went to those calls. What never changes for a node is read once:
+ * - `type`: the binding makes a class per named node type (per grammar symbol) and means to set the
+ *   type's name on it, but the base class's `type` getter shadows that assignment; so the first
+ *   answer for a node of such a class is defined on the class. Nodes of the base class (anonymous
+ *   tokens, `ERROR`) still ask the binding.
+ * - `STABLE_PROPERTIES` and `childForFieldName`, kept on the node object (and a tree's root node on the tree), which the tree keeps for its
+ *   lifetime. The engine never reads a tree again once it is edited (PythonDocument re-parses into a
+ *   new tree before anything reads it), so nothing kept goes stale. Children arrays are frozen, since
+ *   callers share them.
+ */
+function readOnceWhatNeverChanges(): void {
+  // The binding exports its node and tree classes, but its type declarations do not say so.
+  const classes = Parser as unknown as { SyntaxNode: new (...args: never[]) => Parser.SyntaxNode; Tree: new (...args: never[]) => Parser.Tree };
+  const nodeClassOfBinding = classes.SyntaxNode;
+  const base = nodeClassOfBinding.prototype as Parser.SyntaxNode;
+  const nativeType = Object.getOwnPropertyDescriptor(base, "type")!.get!;
+  Object.defineProperty(base, "type", {
+    get(this: Parser.SyntaxNode): string {
+      const name: string = nativeType.call(this);
+      const nodeClass = this.constructor;
+      if (nodeClass !== nodeClassOfBinding) Object.defineProperty(nodeClass.prototype, "type", { value: name });
+      return name;
+    },
+  });
+  for (const property of STABLE_PROPERTIES) {
+    const native = Object.getOwnPropertyDescriptor(base, property)!.get!;
+    const kept = Symbol(property);
+    Object.defineProperty(base, property, {
+      get(this: Record<symbol, unknown>) {
+        if (!(kept in this)) {
+          const value = native.call(this);
+          this[kept] = Array.isArray(value) ? Object.freeze(value) : value;
+        }
+        return this[kept];
+      },
+    });
+  }
+  const nativeRoot = Object.getOwnPropertyDescriptor(classes.Tree.prototype, "rootNode")!.get!;
+  const keptRoot = Symbol("rootNode");
+  Object.defineProperty(classes.Tree.prototype, "rootNode", {
+    get(this: Record<symbol, Parser.SyntaxNode>) {
+      return (this[keptRoot] ??= nativeRoot.call(this));
+    },
+  });
+  const childForFieldName = base.childForFieldName;
+  base.childForFieldName = function (this: Parser.SyntaxNode & { [FIELDS]?: Map<string, Parser.SyntaxNode | null> }, fieldName: string) {
+    const fields = (this[FIELDS] ??= new Map());
+    let child = fields.get(fieldName);
+    if (child === undefined) fields.set(fieldName, (child = childForFieldName.call(this, fieldName)));
+    return child;
+  };
 }
 
 export function parsePython(text: string, oldTree?: Tree): Tree {
