@@ -17,7 +17,7 @@ const DAG_FILE = [
   '    transform = EmptyOperator(task_id="transform_orders")',
   '    load = EmptyOperator(task_id="load_orders")',
   '    added_since = EmptyOperator(task_id="not_in_the_latest_run")',
-  "",
+  "    extract_orders()",
   'with DAG("partition_backfill"):',
   "    @task",
   "    def process_partition(p, task_state_store=None): ...",

@@ -7,6 +7,7 @@
  * left out, so a lens never shows the entries of another task.
  */
 import { parsePython, SyntaxNode } from "./parser";
+import { DependencyGraph } from "./semantic/dependencies";
 import { DagInfo, FunctionInfo, SemanticModel } from "./semantic/model";
 import { plainString } from "./semantic/syntax";
 import { Range } from "./types";
@@ -40,7 +41,6 @@ export interface DagOutline {
 
 const TASK_GROUP_CLASS = /^airflow\..*\.TaskGroup$/;
 const TASK_GROUP_DECORATOR = /^airflow\.(sdk|decorators)\.task_group$/;
-const TASK_DECORATOR = /^airflow\.(sdk|decorators)\.task(\.[A-Za-z_]+)?$/;
 
 interface Span {
   start: number;
@@ -89,28 +89,19 @@ export function dagOutline(model: SemanticModel): DagOutline {
     }
   };
 
-  for (const fn of model.functions) {
-    if (!fn.task) continue;
-    const explicit = fn.task.keywords.get("task_id");
-    const taskId = explicit ? certainString(model, explicit.value) : fn.name;
-    if (taskId !== undefined) add(fn.node, taskId, "taskflow", decoratedDefinition(fn));
-  }
-  for (const call of model.calls) {
-    const keyword = call.args.keywords.get("task_id");
-    if (!keyword) continue;
-    const callee = call.callee;
-    if (callee && (TASK_DECORATOR.test(callee) || TASK_GROUP_CLASS.test(callee))) continue; // `@task(task_id=...)` is handled above
-    const taskId = certainString(model, keyword.value);
-    if (taskId === undefined) continue;
-    add(call.node, taskId, "operator");
-  }
-  for (const fn of model.functions) {
-    for (const call of fn.callableOf) {
-      const keyword = call.args.keywords.get("task_id");
-      const taskId = keyword && certainString(model, keyword.value);
-      // The task belongs to the DAG of the operator call, which may be far from the function.
-      if (taskId !== undefined) add(call.node, taskId, "callable", decoratedDefinition(fn));
+  // The tasks are the dependency graph's: what the file instantiates (an operator call, a TaskFlow
+  // call, `.override(...)` or `.expand(...)` of one), placed in the DAG and task groups they are
+  // instantiated in. A TaskFlow function that is never called is no task.
+  for (const task of DependencyGraph.of(model).tasks) {
+    if (task.taskId === undefined) continue;
+    if (task.kind === "taskflow") {
+      if (task.function) add(task.node, task.taskId, "taskflow", decoratedDefinition(task.function));
+      continue;
     }
+    add(task.call.node, task.taskId, "operator");
+    // The function an operator runs gets the task's lens too, however far from the call it is.
+    const runs = model.functions.find((fn) => fn.callableOf.some((call) => call.node.id === task.call.node.id));
+    if (runs) add(task.call.node, task.taskId, "callable", decoratedDefinition(runs));
   }
   for (const dag of known) dag.tasks.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
   return { dags: known };
