@@ -215,3 +215,18 @@ function newImportStatement(model: SemanticModel, statement: string): TextEdit {
   }
   return insertAt(offset, `${statement}${eol}`);
 }
+
+/**
+ * The whole lines `node` takes, line break included, for an edit that removes them: undefined when
+ * other code shares them. A trailing comment goes with the lines (`"with comment"`), or keeps them
+ * (`"alone"`: nothing else may be on them).
+ */
+export function wholeLines(text: string, node: SyntaxNode, trailing: "with comment" | "alone" = "with comment"): { start: number; end: number } | undefined {
+  const start = text.lastIndexOf("\n", node.startIndex - 1) + 1;
+  const newline = text.indexOf("\n", node.endIndex);
+  const end = newline === -1 ? text.length : newline + 1;
+  if (text.slice(start, node.startIndex).trim() !== "") return undefined;
+  const rest = text.slice(node.endIndex, end).trim();
+  if (rest !== "" && (trailing === "alone" || !rest.startsWith("#"))) return undefined;
+  return { start, end };
+}

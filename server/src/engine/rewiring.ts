@@ -4,7 +4,7 @@
  * returns undefined rather than edits it cannot make exactly (a task hidden in a list bound to a
  * name, a name that is not visible where it would be written, a rewrite that would create a cycle).
  */
-import { insertAt, removeArgument, replaceNode } from "./fixes";
+import { insertAt, removeArgument, replaceNode, wholeLines } from "./fixes";
 import { SyntaxNode } from "./parser";
 import { Dependency, DependencyExpression, DependencyGraph, Operand, Task } from "./semantic/dependencies";
 import { indentationOf } from "./semantic/syntax";
@@ -197,17 +197,6 @@ function visibleName(graph: DependencyGraph, task: Task, at: SyntaxNode): string
   const binding = task.binding;
   if (!binding || !task.statement || task.statement.startIndex >= at.startIndex) return undefined;
   return graph.bindingAt(binding.name, at) === binding ? binding.name : undefined;
-}
-
-/** The whole lines a statement takes, line break included, when nothing else shares them. */
-export function wholeLines(text: string, node: SyntaxNode): { start: number; end: number } | undefined {
-  const start = text.lastIndexOf("\n", node.startIndex - 1) + 1;
-  const newline = text.indexOf("\n", node.endIndex);
-  const end = newline === -1 ? text.length : newline + 1;
-  if (text.slice(start, node.startIndex).trim() !== "") return undefined;
-  const rest = text.slice(node.endIndex, end).trim();
-  if (rest !== "" && !rest.startsWith("#")) return undefined;
-  return { start, end };
 }
 
 function disjoint(edits: TextEdit[]): TextEdit[] | undefined {

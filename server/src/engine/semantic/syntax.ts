@@ -116,3 +116,20 @@ export function indentationOf(node: SyntaxNode, text: string): string {
   const match = /^[ \t]*/.exec(text.slice(lineStart, node.startIndex + 1));
   return match ? match[0] : "";
 }
+
+/**
+ * The identifiers spelled `name` in `node` (itself included) that read a variable: not an
+ * attribute's name (`x.name`) and not a keyword argument's (`f(name=...)`).
+ */
+export function variableReferences(node: SyntaxNode, name: string): SyntaxNode[] {
+  const identifiers = node.type === "identifier" ? [node] : node.descendantsOfType("identifier");
+  return identifiers.filter((id) => id.text === name && !isAttributeOrKeywordName(id));
+}
+
+function isAttributeOrKeywordName(identifier: SyntaxNode): boolean {
+  const parent = identifier.parent;
+  return (
+    (parent?.type === "attribute" && parent.childForFieldName("attribute")?.id === identifier.id) ||
+    (parent?.type === "keyword_argument" && parent.childForFieldName("name")?.id === identifier.id)
+  );
+}

@@ -15,7 +15,7 @@ import { analysis, AnalysisContext } from "../context";
 import { CallInfo, FunctionInfo, SemanticModel, semanticModel } from "./model";
 import { ResumableOperators } from "./resumable";
 import { ownDescendants } from "./flow";
-import { plainString, stringLiteral, unparenthesize } from "./syntax";
+import { plainString, stringLiteral, unparenthesize, variableReferences } from "./syntax";
 
 export type TaskBodyKind = "taskflow" | "python-callable" | "execute";
 
@@ -364,7 +364,7 @@ function onlyModuleAsset(model: SemanticModel): AssetReference | undefined {
   const name = assets[0].node.text;
   const scheduled = model.dags.some((dag) => {
     const schedule = dag.keywords.get("schedule")?.value;
-    return schedule !== undefined && references(schedule, name);
+    return schedule !== undefined && variableReferences(schedule, name).length > 0;
   });
   return scheduled ? undefined : assets[0];
 }
@@ -401,7 +401,7 @@ function reconnectOrSubmit(state: VariableState): ReconnectOrSubmit | undefined 
 
 function submitAndWait(branch: SyntaxNode, jobId: string): Omit<ReconnectOrSubmit, "state" | "jobId" | "branch"> | undefined {
   const condition = branch.childForFieldName("condition");
-  if (!condition || !references(condition, jobId)) return undefined;
+  if (!condition || variableReferences(condition, jobId).length === 0) return undefined;
   const alternatives = branch.childrenForFieldName("alternative");
   if (alternatives.some((a) => a.type === "elif_clause")) return undefined;
   const consequence = branch.childForFieldName("consequence");
@@ -446,19 +446,6 @@ function callsTaking(node: SyntaxNode, name: string): SyntaxNode[] {
     });
   });
   return taking.filter((call) => !taking.some((other) => other.id !== call.id && other.startIndex <= call.startIndex && other.endIndex >= call.endIndex));
-}
-
-/** Whether `node` reads the variable `name`. */
-function references(node: SyntaxNode, name: string): boolean {
-  return (node.type === "identifier" ? [node] : node.descendantsOfType("identifier")).some((id) => id.text === name && !isAttributeName(id));
-}
-
-function isAttributeName(identifier: SyntaxNode): boolean {
-  const parent = identifier.parent;
-  return (
-    (parent?.type === "attribute" && parent.childForFieldName("attribute")?.id === identifier.id) ||
-    (parent?.type === "keyword_argument" && parent.childForFieldName("name")?.id === identifier.id)
-  );
 }
 
 // ---- XCom ----
