@@ -10,7 +10,7 @@ import { applyEdits, lint, PythonDocument } from "../../server/src/engine";
 import { parsePython } from "../../server/src/engine/parser";
 import { foldTaskInto, moveDependency } from "../../server/src/engine/rewiring";
 import { DependencyGraph, Task } from "../../server/src/engine/semantic/dependencies";
-import { SemanticModel } from "../../server/src/engine/semantic/model";
+import { SemanticModel } from "../../server/src/engine/semantic/airflowModel";
 import { submitAndPollSplits } from "../../server/src/engine/semantic/submitAndPoll";
 import { collapseSplit } from "../../server/src/engine/submitAndPollRewrites";
 import { fromRoot } from "../support/paths";

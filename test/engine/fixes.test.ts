@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { applyEdits, editsOverlap, ensureImported, insertAt, removeArgument, replaceNode } from "../../server/src/engine/fixes";
 import { parsePython, SyntaxNode } from "../../server/src/engine/parser";
-import { SemanticModel } from "../../server/src/engine/semantic/model";
+import { SemanticModel } from "../../server/src/engine/semantic/airflowModel";
 
 function modelOf(text: string): SemanticModel {
   return new SemanticModel(parsePython(text), text);

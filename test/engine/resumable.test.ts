@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { AnalysisContext, applyEdits, Diagnostic, ExternalClass, lint, PythonDocument, WorkspaceClasses } from "../../server/src/engine";
-import { semanticModel } from "../../server/src/engine/semantic/model";
+import { semanticModel } from "../../server/src/engine/semantic/airflowModel";
 import { ResumableOperators, snakeCaseClassName } from "../../server/src/engine/semantic/resumable";
 import { mayFallOffEnd } from "../../server/src/engine/semantic/flow";
 

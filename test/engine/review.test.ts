@@ -8,7 +8,7 @@ import { describe, test } from "node:test";
 import { allRules, applyEdits, lint, PythonDocument } from "../../server/src/engine";
 import { AirflowPin } from "../../server/src/engine/project";
 import { hunks, reviewCategory, reviewMarkdown } from "../../server/src/engine/review";
-import { SemanticModel } from "../../server/src/engine/semantic/model";
+import { SemanticModel } from "../../server/src/engine/semantic/airflowModel";
 import { submitAndPollSplits } from "../../server/src/engine/semantic/submitAndPoll";
 import { collapseSplit } from "../../server/src/engine/submitAndPollRewrites";
 

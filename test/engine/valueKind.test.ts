@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { parsePython, SyntaxNode } from "../../server/src/engine/parser";
-import { SemanticModel } from "../../server/src/engine/semantic/model";
+import { SemanticModel } from "../../server/src/engine/semantic/airflowModel";
 import { isNonJson, ValueInfo, valueKind, valueParts } from "../../server/src/engine/semantic/valueKind";
 
 function probe(source: string): { model: SemanticModel; node: SyntaxNode } {

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { describe, test } from "node:test";
 import { applyEdits, Diagnostic, fixAll, lint, PythonDocument } from "../../server/src/engine";
-import { SemanticModel } from "../../server/src/engine/semantic/model";
+import { SemanticModel } from "../../server/src/engine/semantic/airflowModel";
 import { keyIdentity } from "../../server/src/engine/semantic/variables";
 import { fromRoot } from "../support/paths";
 

@@ -1,7 +1,7 @@
 /** Edits that add statements to a class body, in the body's own indentation and line endings. */
 import { insertAt } from "./fixes";
 import { SyntaxNode } from "./parser";
-import { ClassInfo } from "./semantic/model";
+import { ClassInfo } from "./semantic/airflowModel";
 import { indentationOf } from "./semantic/syntax";
 import { TextEdit } from "./types";
 

@@ -5,7 +5,7 @@
 import { PythonDocument } from "./document";
 import { ensureImported } from "./fixes";
 import { parsePython } from "./parser";
-import { SemanticModel, StoreCall } from "./semantic/model";
+import { SemanticModel, StoreCall } from "./semantic/airflowModel";
 import { TextEdit } from "./types";
 
 export interface CompletionSuggestion {

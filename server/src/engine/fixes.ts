@@ -1,7 +1,7 @@
 /** Building and applying text edits. */
 import { SyntaxNode } from "./parser";
 import { analysis } from "./context";
-import { SemanticModel, semanticModel } from "./semantic/model";
+import { SemanticModel, semanticModel } from "./semantic/airflowModel";
 import { Binding, Scope } from "./semantic/scope";
 import { TextEdit } from "./types";
 

@@ -9,7 +9,7 @@ import { AirflowPin } from "./project/pin";
 import { AnalysisContext, FileInputs, WorkspaceClasses } from "./context";
 import { Report, Rule, RuleContext } from "./rule";
 import { allRules } from "./rules";
-import { SemanticModel, semanticModel } from "./semantic/model";
+import { SemanticModel, semanticModel } from "./semantic/airflowModel";
 import { Diagnostic, SeveritySetting, TextEdit } from "./types";
 
 export interface LintOptions {

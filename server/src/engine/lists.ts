@@ -5,7 +5,7 @@
  */
 import { insertAt, replaceNode } from "./fixes";
 import { SyntaxNode } from "./parser";
-import { SemanticModel } from "./semantic/model";
+import { SemanticModel } from "./semantic/airflowModel";
 import { KeywordArgument, unparenthesize } from "./semantic/syntax";
 import { TextEdit } from "./types";
 

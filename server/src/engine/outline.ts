@@ -8,7 +8,7 @@
  */
 import { parsePython, SyntaxNode } from "./parser";
 import { DependencyGraph } from "./semantic/dependencies";
-import { DagInfo, FunctionInfo, SemanticModel } from "./semantic/model";
+import { DagInfo, FunctionInfo, SemanticModel } from "./semantic/airflowModel";
 import { plainString } from "./semantic/syntax";
 import { Range } from "./types";
 

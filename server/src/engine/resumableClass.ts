@@ -12,7 +12,7 @@
  */
 import { ensureImported, insertAt } from "./fixes";
 import { SyntaxNode } from "./parser";
-import { FunctionInfo, SemanticModel } from "./semantic/model";
+import { FunctionInfo, SemanticModel } from "./semantic/airflowModel";
 import { isAirflowBaseOperator, isResumableJobMixin, snakeCaseClassName } from "./semantic/resumable";
 import { indentationOf } from "./semantic/syntax";
 import { CONTEXT_KEYS, ReconnectOrSubmit } from "./semantic/variables";

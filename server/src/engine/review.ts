@@ -17,7 +17,7 @@ import { check, enabledRules, LintOptions } from "./linter";
 import { pinStatement } from "./project/pin";
 import { RuleCategory } from "./rule";
 import { ruleByCode } from "./rules";
-import { SemanticModel, semanticModel } from "./semantic/model";
+import { SemanticModel, semanticModel } from "./semantic/airflowModel";
 import { SubmitAndPoll, submitAndPollSplits, WaitTask } from "./semantic/submitAndPoll";
 import { collapseSplit, taskName } from "./submitAndPollRewrites";
 import { Diagnostic, Fix, Severity, TextEdit } from "./types";

@@ -6,7 +6,7 @@
 export type { ExternalClass, WorkspaceClasses } from "./context";
 import { SyntaxNode } from "./parser";
 import type { AnalysisContext, FileInputs } from "./context";
-import { SemanticModel } from "./semantic/model";
+import { SemanticModel } from "./semantic/airflowModel";
 import { Fix, Severity } from "./types";
 
 export interface Rule {

@@ -7,7 +7,7 @@ import { docstringOf } from "./classBody";
 import { insertAt, replaceNode } from "./fixes";
 import { appendItem } from "./lists";
 import { SyntaxNode } from "./parser";
-import { StoreKind, SemanticModel } from "./semantic/model";
+import { StoreKind, SemanticModel } from "./semantic/airflowModel";
 import { indentationOf, stringLiteral, unparenthesize } from "./semantic/syntax";
 import { TaskBody, VariableCall } from "./semantic/variables";
 import { TextEdit } from "./types";

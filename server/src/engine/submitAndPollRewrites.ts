@@ -10,7 +10,7 @@ import { editsOverlap, replaceNode } from "./fixes";
 import { appendItem } from "./lists";
 import { foldTaskInto } from "./rewiring";
 import { Task } from "./semantic/dependencies";
-import { SemanticModel } from "./semantic/model";
+import { SemanticModel } from "./semantic/airflowModel";
 import { SubmitAndPoll } from "./semantic/submitAndPoll";
 import { Fix, TextEdit } from "./types";
 

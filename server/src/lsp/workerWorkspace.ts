@@ -12,7 +12,7 @@
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Consulted, MAX_INDEXED_CHARACTERS, PythonDocument, WorkspaceClasses, WorkspaceIndex } from "../engine";
-import { SemanticModel } from "../engine/semantic/model";
+import { SemanticModel } from "../engine/semantic/airflowModel";
 import type { IndexedFile } from "./workerProtocol";
 
 /** Work done per turn of the event loop before letting waiting messages through. */

@@ -2,7 +2,7 @@ import { replaceNode } from "../fixes";
 import { SyntaxNode } from "../parser";
 import { Rule } from "../rule";
 import { mentionsStore } from "./textGates";
-import { SemanticModel } from "../semantic/model";
+import { SemanticModel } from "../semantic/airflowModel";
 import { classDecorators, isNonJson, NonJsonKind, ValuePart, valueParts } from "../semantic/valueKind";
 import { Fix } from "../types";
 

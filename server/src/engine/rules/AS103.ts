@@ -2,7 +2,7 @@ import { ensureImported, replaceNode } from "../fixes";
 import { SyntaxNode } from "../parser";
 import { Rule } from "../rule";
 import { mentionsStore } from "./textGates";
-import { SemanticModel } from "../semantic/model";
+import { SemanticModel } from "../semantic/airflowModel";
 import { isNumberLiteral, plainString, stringLiteral, unparenthesize } from "../semantic/syntax";
 import { Fix } from "../types";
 

@@ -1,7 +1,7 @@
 import { SyntaxNode } from "../parser";
 import { Rule } from "../rule";
 import { mentionsAny, mentionsStore } from "./textGates";
-import { StoreCall } from "../semantic/model";
+import { StoreCall } from "../semantic/airflowModel";
 import { isNumberLiteral, stringLiteral, unparenthesize } from "../semantic/syntax";
 
 /** The `key` column of the state store tables (code: `String(512)`). */

@@ -2,7 +2,7 @@ import { replaceNode } from "../fixes";
 import { captures, SyntaxNode } from "../parser";
 import { Rule } from "../rule";
 import { mentionsAny } from "./textGates";
-import { FunctionInfo, SemanticModel } from "../semantic/model";
+import { FunctionInfo, SemanticModel } from "../semantic/airflowModel";
 import { callArguments, plainString, unparenthesize } from "../semantic/syntax";
 import { Fix } from "../types";
 

@@ -2,7 +2,7 @@ import { removeArgument, replaceNode, wholeLines } from "../fixes";
 import { SyntaxNode } from "../parser";
 import { Rule } from "../rule";
 import { mentionsStore } from "./textGates";
-import { FunctionInfo, Parameter, SemanticModel } from "../semantic/model";
+import { FunctionInfo, Parameter, SemanticModel } from "../semantic/airflowModel";
 import { Scope } from "../semantic/scope";
 import { callArguments, plainString, unparenthesize, variableReferences } from "../semantic/syntax";
 import { Fix, TextEdit } from "../types";

@@ -3,7 +3,7 @@ import { captures, SyntaxNode } from "../parser";
 import { Rule } from "../rule";
 import { mentionsStore } from "./textGates";
 import { AssetReference, assetReference, assetTextAt, storeEntries, storeHolds, TaskDeclaration, taskDeclarations } from "../semantic/assets";
-import { FunctionInfo, SemanticModel } from "../semantic/model";
+import { FunctionInfo, SemanticModel } from "../semantic/airflowModel";
 import { Fix, TextEdit } from "../types";
 
 /**

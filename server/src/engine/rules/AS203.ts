@@ -2,7 +2,7 @@ import { replaceNode } from "../fixes";
 import { Rule } from "../rule";
 import { mentionsStore } from "./textGates";
 import { AssetReference, assetReference, assetTextAt, compareAssets, onlyAsset, storeHolds, storeSize, taskDeclarations } from "../semantic/assets";
-import { FunctionInfo, SemanticModel, StoreCall } from "../semantic/model";
+import { FunctionInfo, SemanticModel, StoreCall } from "../semantic/airflowModel";
 import { plainString } from "../semantic/syntax";
 import { Fix } from "../types";
 

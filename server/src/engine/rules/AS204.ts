@@ -3,7 +3,7 @@ import { SyntaxNode } from "../parser";
 import { Rule } from "../rule";
 import { mentionsAny, mentionsStore } from "./textGates";
 import { mappingOf, TaskMapping } from "../semantic/mapping";
-import { FunctionInfo, SemanticModel, StoreCall } from "../semantic/model";
+import { FunctionInfo, SemanticModel, StoreCall } from "../semantic/airflowModel";
 import { plainString, stringLiteral, unparenthesize } from "../semantic/syntax";
 import { Fix } from "../types";
 

@@ -1,7 +1,7 @@
 import { ensureImported, replaceNode } from "../fixes";
 import { attributeCalls, SyntaxNode } from "../parser";
 import { Rule } from "../rule";
-import { SemanticModel } from "../semantic/model";
+import { SemanticModel } from "../semantic/airflowModel";
 import { callArguments } from "../semantic/syntax";
 import { Fix } from "../types";
 

@@ -3,7 +3,7 @@ import { analysis } from "../context";
 import { replaceNode } from "../fixes";
 import { parsePython, SyntaxNode } from "../parser";
 import { Report, Rule } from "../rule";
-import { ClassInfo, SemanticModel } from "../semantic/model";
+import { ClassInfo, SemanticModel } from "../semantic/airflowModel";
 import { DEFAULT_EXTERNAL_ID_KEY, EXTERNAL_ID_KEY, isAirflowBaseOperator, isResumableJobMixin } from "../semantic/resumable";
 import { plainString, unparenthesize } from "../semantic/syntax";
 

@@ -3,7 +3,7 @@ import { SyntaxNode } from "../parser";
 import { Rule } from "../rule";
 import { mentionsAny } from "./textGates";
 import { Fix } from "../types";
-import { FunctionInfo } from "../semantic/model";
+import { FunctionInfo } from "../semantic/airflowModel";
 import { ownDescendants } from "../semantic/flow";
 import { MIXIN_PROVIDER_OPERATORS, ResumableOperators } from "../semantic/resumable";
 

@@ -1,6 +1,6 @@
 import { SyntaxNode } from "../parser";
 import { Rule } from "../rule";
-import { ClassInfo, SemanticModel } from "../semantic/model";
+import { ClassInfo, SemanticModel } from "../semantic/airflowModel";
 import { dictionaryEntry, ResumableOperators } from "../semantic/resumable";
 
 /**

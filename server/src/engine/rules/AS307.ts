@@ -1,6 +1,6 @@
 import { SyntaxNode } from "../parser";
 import { Rule } from "../rule";
-import { SemanticModel } from "../semantic/model";
+import { SemanticModel } from "../semantic/airflowModel";
 import { dictionaryEntry, ResumableOperators } from "../semantic/resumable";
 
 /**

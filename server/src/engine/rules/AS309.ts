@@ -2,7 +2,7 @@ import { insertAt } from "../fixes";
 import { Rule } from "../rule";
 import { mentionsAny } from "./textGates";
 import { analysis } from "../context";
-import { ClassInfo, FunctionInfo, SemanticModel, semanticModel } from "../semantic/model";
+import { ClassInfo, FunctionInfo, SemanticModel, semanticModel } from "../semantic/airflowModel";
 import { ABSTRACT_METHODS, MIXIN_PROVIDER_OPERATORS, MixinMethod, ResumableOperators, decoratorNames } from "../semantic/resumable";
 
 /**

@@ -1,5 +1,5 @@
 import { Rule } from "../rule";
-import { SemanticModel } from "../semantic/model";
+import { SemanticModel } from "../semantic/airflowModel";
 import { assetHome, variableFindings, VariableState } from "../semantic/variables";
 import { jsonMode, storeAccess, storeCallFor } from "../storeRewrite";
 import { Fix, TextEdit } from "../types";

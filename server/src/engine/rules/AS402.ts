@@ -1,7 +1,7 @@
 import { addToKeywordList } from "../lists";
 import { Rule } from "../rule";
 import { assetTextAt } from "../semantic/assets";
-import { SemanticModel } from "../semantic/model";
+import { SemanticModel } from "../semantic/airflowModel";
 import { AssetHome, assetHome, variableFindings, VariableState } from "../semantic/variables";
 import { jsonMode, storeAccess, storeCallFor } from "../storeRewrite";
 import { Fix, TextEdit } from "../types";

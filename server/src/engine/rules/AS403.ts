@@ -1,6 +1,6 @@
 import { insertAt, replaceNode } from "../fixes";
 import { Rule } from "../rule";
-import { SemanticModel } from "../semantic/model";
+import { SemanticModel } from "../semantic/airflowModel";
 import { indentationOf } from "../semantic/syntax";
 import { appearsOutside, XComCall, xcomRoundTrips, XComRoundTrip } from "../semantic/variables";
 import { storeAccess } from "../storeRewrite";

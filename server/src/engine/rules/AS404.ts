@@ -1,6 +1,6 @@
 import { generateOperatorFix, plannedOperator } from "../resumableClass";
 import { Rule } from "../rule";
-import { ClassInfo, SemanticModel } from "../semantic/model";
+import { ClassInfo, SemanticModel } from "../semantic/airflowModel";
 import { EXTERNAL_ID_KEY, ResumableOperators } from "../semantic/resumable";
 import { plainString } from "../semantic/syntax";
 import { variableFindings } from "../semantic/variables";

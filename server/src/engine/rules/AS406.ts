@@ -3,7 +3,7 @@ import { appendItem } from "../lists";
 import { SyntaxNode } from "../parser";
 import { Rule } from "../rule";
 import { DependencyGraph, Task } from "../semantic/dependencies";
-import { SemanticModel } from "../semantic/model";
+import { SemanticModel } from "../semantic/airflowModel";
 import { dictionaryEntry, ResumableOperators } from "../semantic/resumable";
 import { isSensor } from "../semantic/submitAndPoll";
 import { Fix } from "../types";

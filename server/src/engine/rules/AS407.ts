@@ -2,7 +2,7 @@ import { Rule } from "../rule";
 import { mentionsAny } from "./textGates";
 import { moveDependency } from "../rewiring";
 import { Dependency } from "../semantic/dependencies";
-import { SemanticModel } from "../semantic/model";
+import { SemanticModel } from "../semantic/airflowModel";
 import { readsResultOf, SubmitAndPoll, submitAndPollSplits } from "../semantic/submitAndPoll";
 import { taskName } from "../submitAndPollRewrites";
 

@@ -2,7 +2,7 @@ import { captures, SyntaxNode } from "../parser";
 import { pinStatement } from "../project/pin";
 import { Rule } from "../rule";
 import { mentionsAny } from "./textGates";
-import { SemanticModel } from "../semantic/model";
+import { SemanticModel } from "../semantic/airflowModel";
 
 /**
  * ## What it does

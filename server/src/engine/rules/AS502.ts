@@ -2,7 +2,7 @@ import { keywordCalls, SyntaxNode } from "../parser";
 import { pinStatement } from "../project/pin";
 import { Rule } from "../rule";
 import { mentionsAny } from "./textGates";
-import { ClassInfo, SemanticModel } from "../semantic/model";
+import { ClassInfo, SemanticModel } from "../semantic/airflowModel";
 import { dictionaryEntry, ResumableOperators } from "../semantic/resumable";
 
 /**

@@ -13,7 +13,7 @@
 import { attributeCalls, captures, SyntaxNode } from "../parser";
 import { mappingOf } from "./mapping";
 import { analysis } from "../context";
-import { FunctionInfo, SemanticModel, semanticModel } from "./model";
+import { FunctionInfo, SemanticModel, semanticModel } from "./airflowModel";
 import { Binding } from "./scope";
 import { callArguments, KeywordArgument, plainString, unparenthesize } from "./syntax";
 

@@ -15,7 +15,7 @@
  */
 import { attributeCalls, binaryOperators, identifiersSpelled, keywordCalls, SyntaxNode } from "../parser";
 import { analysis } from "../context";
-import { CallInfo, FunctionInfo, SemanticModel, semanticModel } from "./model";
+import { CallInfo, FunctionInfo, SemanticModel, semanticModel } from "./airflowModel";
 import { Binding } from "./scope";
 import { KeywordArgument, plainString, unparenthesize } from "./syntax";
 

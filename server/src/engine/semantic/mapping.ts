@@ -7,7 +7,7 @@
  */
 import { attributeCalls, SyntaxNode } from "../parser";
 import { analysis } from "../context";
-import { CallInfo, FunctionInfo, SemanticModel, semanticModel } from "./model";
+import { CallInfo, FunctionInfo, SemanticModel, semanticModel } from "./airflowModel";
 import { plainString, unparenthesize } from "./syntax";
 
 export interface TaskMapping {

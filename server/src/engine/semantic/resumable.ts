@@ -6,7 +6,7 @@
  */
 import { SyntaxNode } from "../parser";
 import { analysis, AnalysisContext, ExternalClass, WorkspaceClasses } from "../context";
-import { CallInfo, ClassInfo, DagInfo, SemanticModel, semanticModel } from "./model";
+import { CallInfo, ClassInfo, DagInfo, SemanticModel, semanticModel } from "./airflowModel";
 import { plainString } from "./syntax";
 
 /** One of the six methods the mixin declares abstract, with the signature `execute_resumable` calls it with. */

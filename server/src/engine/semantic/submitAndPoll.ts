@@ -16,7 +16,7 @@ import { SyntaxNode } from "../parser";
 import { analysis, AnalysisContext } from "../context";
 import { Dependency, DependencyGraph, Task } from "./dependencies";
 import { ownDescendants } from "./flow";
-import { FunctionInfo, SemanticModel, semanticModel } from "./model";
+import { FunctionInfo, SemanticModel, semanticModel } from "./airflowModel";
 import { dictionaryEntry, ResumableOperators } from "./resumable";
 import { KeywordArgument, plainString } from "./syntax";
 

@@ -18,7 +18,7 @@
  * are still examined by {@link valueParts}.
  */
 import { SyntaxNode } from "../parser";
-import { ClassInfo, SemanticModel } from "./model";
+import { ClassInfo, SemanticModel } from "./airflowModel";
 import { callArguments, plainString, stringLiteral, unparenthesize } from "./syntax";
 
 /** Values that are certainly not JSON. */

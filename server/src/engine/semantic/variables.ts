@@ -12,7 +12,7 @@
 import { attributeCalls, SyntaxNode } from "../parser";
 import { AssetReference, assetReference, compareAssets, distinctCount, storeEntries, TaskDeclaration, taskDeclarations } from "./assets";
 import { analysis, AnalysisContext } from "../context";
-import { CallInfo, FunctionInfo, SemanticModel, semanticModel } from "./model";
+import { CallInfo, FunctionInfo, SemanticModel, semanticModel } from "./airflowModel";
 import { ResumableOperators } from "./resumable";
 import { ownDescendants } from "./flow";
 import { plainString, stringLiteral, unparenthesize, variableReferences } from "./syntax";

@@ -15,7 +15,7 @@
  */
 import * as path from "node:path";
 import { ExternalClass, WorkspaceClasses } from "../context";
-import { SemanticModel } from "../semantic/model";
+import { SemanticModel } from "../semantic/airflowModel";
 import { foldersUpTo, isWithin, moduleFileCandidates, moduleNameUnder, relativeImportBase } from "./modulePaths";
 import { ModuleSummary, summarizeModel, summarizeText } from "./summary";
 
