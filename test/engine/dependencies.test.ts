@@ -7,12 +7,12 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { describe, test } from "node:test";
 import { applyEdits, lint, PythonDocument } from "../../server/src/engine";
-import { parsePython } from "../../server/src/engine/parser";
-import { foldTaskInto, moveDependency } from "../../server/src/engine/rewiring";
-import { DependencyGraph, Task } from "../../server/src/engine/semantic/dependencies";
-import { SemanticModel } from "../../server/src/engine/semantic/airflowModel";
-import { submitAndPollSplits } from "../../server/src/engine/semantic/submitAndPoll";
-import { collapseSplit } from "../../server/src/engine/submitAndPollRewrites";
+import { parsePython } from "../../server/src/engine/syntax/parser";
+import { foldTaskInto, moveDependency } from "../../server/src/engine/fixes/rewiring";
+import { DependencyGraph, Task } from "../../server/src/engine/airflow/dependencies";
+import { SemanticModel } from "../../server/src/engine/airflow/model";
+import { submitAndPollSplits } from "../../server/src/engine/airflow/submitAndPoll";
+import { collapseSplit } from "../../server/src/engine/fixes/submitAndPollRewrites";
 import { fromRoot } from "../support/paths";
 
 const HEADER = `from airflow.sdk import DAG, Label, TaskGroup, XComArg, chain, chain_linear, cross_downstream, task

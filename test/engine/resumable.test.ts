@@ -7,9 +7,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { AnalysisContext, applyEdits, Diagnostic, ExternalClass, lint, PythonDocument, WorkspaceClasses } from "../../server/src/engine";
-import { semanticModel } from "../../server/src/engine/semantic/airflowModel";
-import { ResumableOperators, snakeCaseClassName } from "../../server/src/engine/semantic/resumable";
-import { mayFallOffEnd } from "../../server/src/engine/semantic/flow";
+import { semanticModel } from "../../server/src/engine/airflow/model";
+import { ResumableOperators, snakeCaseClassName } from "../../server/src/engine/airflow/resumableOperators";
+import { mayFallOffEnd } from "../../server/src/engine/python/controlFlow";
 
 const MIXIN_METHODS = ["execute", "submit_job", "get_job_status", "is_job_active", "is_job_succeeded", "poll_until_complete", "get_job_result"];
 

@@ -7,10 +7,10 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { allRules, applyEdits, lint, PythonDocument } from "../../server/src/engine";
 import { AirflowPin } from "../../server/src/engine/project";
-import { hunks, reviewCategory, reviewMarkdown } from "../../server/src/engine/review";
-import { SemanticModel } from "../../server/src/engine/semantic/airflowModel";
-import { submitAndPollSplits } from "../../server/src/engine/semantic/submitAndPoll";
-import { collapseSplit } from "../../server/src/engine/submitAndPollRewrites";
+import { hunks, reviewCategory, reviewMarkdown } from "../../server/src/engine/features/review";
+import { SemanticModel } from "../../server/src/engine/airflow/model";
+import { submitAndPollSplits } from "../../server/src/engine/airflow/submitAndPoll";
+import { collapseSplit } from "../../server/src/engine/fixes/submitAndPollRewrites";
 
 function documentOf(text: string, name = "dag.py"): PythonDocument {
   return new PythonDocument(`file:///repo/dags/${name}`, text);

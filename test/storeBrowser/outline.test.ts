@@ -1,7 +1,7 @@
 /** The engine's DAG outline: which DAG ids and task ids a file defines, and where. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { outlineOfText, type DagOutline } from "../../server/src/engine/outline";
+import { outlineOfText, type DagOutline } from "../../server/src/engine/features/outline";
 
 /** `dag_id: task_id@line kind` per DAG, for compact assertions. */
 function summary(outline: DagOutline): Record<string, string[]> {

@@ -6,7 +6,7 @@
  * whose rules ask for nothing costs no analysis at all. Nothing outlives the context: there are no
  * module-level caches, and a new lint starts from a new context.
  */
-import type { Tree } from "./parser";
+import type { Tree } from "./syntax/parser";
 import type { AirflowPin } from "./project/pin";
 
 /** What rules may know of a class defined in another module of the workspace. */

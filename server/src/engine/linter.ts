@@ -2,14 +2,14 @@
  * Runs the rules over a document: rule selection and severities, `# noqa` suppression, and
  * fix-all. This is the whole engine API the front ends (language server, CLI) use.
  */
-import { PythonDocument } from "./document";
-import { applyEdits, editsOverlap } from "./fixes";
-import { parseNoqa } from "./noqa";
+import { PythonDocument } from "./syntax/document";
+import { applyEdits, editsOverlap } from "./fixes/edits";
+import { parseNoqa } from "./syntax/noqa";
 import { AirflowPin } from "./project/pin";
 import { AnalysisContext, FileInputs, WorkspaceClasses } from "./context";
-import { Report, Rule, RuleContext } from "./rule";
+import { Report, Rule, RuleContext } from "./rules/rule";
 import { allRules } from "./rules";
-import { SemanticModel, semanticModel } from "./semantic/airflowModel";
+import { SemanticModel, semanticModel } from "./airflow/model";
 import { Diagnostic, SeveritySetting, TextEdit } from "./types";
 
 export interface LintOptions {

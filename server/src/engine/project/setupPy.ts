@@ -3,9 +3,9 @@
  * syntax tree without running anything. Lists, tuples, names bound once to them, `+` of those, and
  * for `extras_require` a dictionary of them.
  */
-import { parsePython, SyntaxNode } from "../parser";
-import { PythonModel } from "../semantic/model";
-import { plainString } from "../semantic/syntax";
+import { parsePython, SyntaxNode } from "../syntax/parser";
+import { PythonModel } from "../python/model";
+import { plainString } from "../syntax/nodes";
 import { AirflowMention, specifierMention } from "./pin";
 import { isAirflowDistribution, parseRequirement } from "./requirement";
 

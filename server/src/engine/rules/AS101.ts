@@ -1,9 +1,9 @@
-import { replaceNode } from "../fixes";
-import { SyntaxNode } from "../parser";
-import { Rule } from "../rule";
+import { replaceNode } from "../fixes/edits";
+import { SyntaxNode } from "../syntax/parser";
+import { Rule } from "./rule";
 import { mentionsStore } from "./textGates";
-import { SemanticModel } from "../semantic/airflowModel";
-import { classDecorators, isNonJson, NonJsonKind, ValuePart, valueParts } from "../semantic/valueKind";
+import { SemanticModel } from "../airflow/model";
+import { classDecorators, isNonJson, NonJsonKind, ValuePart, valueParts } from "../airflow/valueKind";
 import { Fix } from "../types";
 
 interface KindText {

@@ -1,5 +1,5 @@
-import { replaceNode } from "../fixes";
-import { Rule } from "../rule";
+import { replaceNode } from "../fixes/edits";
+import { Rule } from "./rule";
 import { mentionsStore } from "./textGates";
 
 /**

@@ -1,9 +1,9 @@
-import { ensureImported, replaceNode } from "../fixes";
-import { SyntaxNode } from "../parser";
-import { Rule } from "../rule";
+import { ensureImported, replaceNode } from "../fixes/edits";
+import { SyntaxNode } from "../syntax/parser";
+import { Rule } from "./rule";
 import { mentionsStore } from "./textGates";
-import { SemanticModel } from "../semantic/airflowModel";
-import { isNumberLiteral, plainString, stringLiteral, unparenthesize } from "../semantic/syntax";
+import { SemanticModel } from "../airflow/model";
+import { isNumberLiteral, plainString, stringLiteral, unparenthesize } from "../syntax/nodes";
 import { Fix } from "../types";
 
 /**

@@ -1,5 +1,5 @@
-import { removeArgument } from "../fixes";
-import { Rule } from "../rule";
+import { removeArgument } from "../fixes/edits";
+import { Rule } from "./rule";
 import { mentionsStore } from "./textGates";
 
 /**

@@ -1,8 +1,8 @@
-import { SyntaxNode } from "../parser";
-import { Rule } from "../rule";
+import { SyntaxNode } from "../syntax/parser";
+import { Rule } from "./rule";
 import { mentionsAny, mentionsStore } from "./textGates";
-import { StoreCall } from "../semantic/airflowModel";
-import { isNumberLiteral, stringLiteral, unparenthesize } from "../semantic/syntax";
+import { StoreCall } from "../airflow/model";
+import { isNumberLiteral, stringLiteral, unparenthesize } from "../syntax/nodes";
 
 /** The `key` column of the state store tables (code: `String(512)`). */
 const MAX_KEY_LENGTH = 512;

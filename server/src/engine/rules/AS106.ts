@@ -1,9 +1,9 @@
-import { replaceNode } from "../fixes";
-import { captures, SyntaxNode } from "../parser";
-import { Rule } from "../rule";
+import { replaceNode } from "../fixes/edits";
+import { captures, SyntaxNode } from "../syntax/parser";
+import { Rule } from "./rule";
 import { mentionsAny } from "./textGates";
-import { FunctionInfo, SemanticModel } from "../semantic/airflowModel";
-import { callArguments, plainString, unparenthesize } from "../semantic/syntax";
+import { FunctionInfo, SemanticModel } from "../airflow/model";
+import { callArguments, plainString, unparenthesize } from "../syntax/nodes";
 import { Fix } from "../types";
 
 /** Context keys from AIP-103's development that never shipped, and the names Airflow 3.3 uses. */

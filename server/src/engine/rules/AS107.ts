@@ -1,6 +1,6 @@
-import { Rule } from "../rule";
+import { Rule } from "./rule";
 import { mentionsStore } from "./textGates";
-import { valueParts } from "../semantic/valueKind";
+import { valueParts } from "../airflow/valueKind";
 
 /**
  * ## What it does

@@ -1,10 +1,10 @@
-import { removeArgument, replaceNode, wholeLines } from "../fixes";
-import { SyntaxNode } from "../parser";
-import { Rule } from "../rule";
+import { removeArgument, replaceNode, wholeLines } from "../fixes/edits";
+import { SyntaxNode } from "../syntax/parser";
+import { Rule } from "./rule";
 import { mentionsStore } from "./textGates";
-import { FunctionInfo, Parameter, SemanticModel } from "../semantic/airflowModel";
-import { Scope } from "../semantic/scope";
-import { callArguments, plainString, unparenthesize, variableReferences } from "../semantic/syntax";
+import { FunctionInfo, Parameter, SemanticModel } from "../airflow/model";
+import { Scope } from "../python/scope";
+import { callArguments, plainString, unparenthesize, variableReferences } from "../syntax/nodes";
 import { Fix, TextEdit } from "../types";
 
 /**

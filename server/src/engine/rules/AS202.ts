@@ -1,9 +1,9 @@
-import { addToKeywordList } from "../lists";
-import { captures, SyntaxNode } from "../parser";
-import { Rule } from "../rule";
+import { addToKeywordList } from "../fixes/lists";
+import { captures, SyntaxNode } from "../syntax/parser";
+import { Rule } from "./rule";
 import { mentionsStore } from "./textGates";
-import { AssetReference, assetReference, assetTextAt, storeEntries, storeHolds, TaskDeclaration, taskDeclarations } from "../semantic/assets";
-import { FunctionInfo, SemanticModel } from "../semantic/airflowModel";
+import { AssetReference, assetReference, assetTextAt, storeEntries, storeHolds, TaskDeclaration, taskDeclarations } from "../airflow/assets";
+import { FunctionInfo, SemanticModel } from "../airflow/model";
 import { Fix, TextEdit } from "../types";
 
 /**

@@ -1,9 +1,9 @@
-import { replaceNode } from "../fixes";
-import { Rule } from "../rule";
+import { replaceNode } from "../fixes/edits";
+import { Rule } from "./rule";
 import { mentionsStore } from "./textGates";
-import { AssetReference, assetReference, assetTextAt, compareAssets, onlyAsset, storeHolds, storeSize, taskDeclarations } from "../semantic/assets";
-import { FunctionInfo, SemanticModel, StoreCall } from "../semantic/airflowModel";
-import { plainString } from "../semantic/syntax";
+import { AssetReference, assetReference, assetTextAt, compareAssets, onlyAsset, storeHolds, storeSize, taskDeclarations } from "../airflow/assets";
+import { FunctionInfo, SemanticModel, StoreCall } from "../airflow/model";
+import { plainString } from "../syntax/nodes";
 import { Fix } from "../types";
 
 /**

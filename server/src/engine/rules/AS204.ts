@@ -1,10 +1,10 @@
-import { replaceNode } from "../fixes";
-import { SyntaxNode } from "../parser";
-import { Rule } from "../rule";
+import { replaceNode } from "../fixes/edits";
+import { SyntaxNode } from "../syntax/parser";
+import { Rule } from "./rule";
 import { mentionsAny, mentionsStore } from "./textGates";
-import { mappingOf, TaskMapping } from "../semantic/mapping";
-import { FunctionInfo, SemanticModel, StoreCall } from "../semantic/airflowModel";
-import { plainString, stringLiteral, unparenthesize } from "../semantic/syntax";
+import { mappingOf, TaskMapping } from "../airflow/taskMapping";
+import { FunctionInfo, SemanticModel, StoreCall } from "../airflow/model";
+import { plainString, stringLiteral, unparenthesize } from "../syntax/nodes";
 import { Fix } from "../types";
 
 /**

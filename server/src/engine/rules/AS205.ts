@@ -1,6 +1,6 @@
-import { Rule } from "../rule";
+import { Rule } from "./rule";
 import { mentionsStore } from "./textGates";
-import { mappingOf } from "../semantic/mapping";
+import { mappingOf } from "../airflow/taskMapping";
 
 /**
  * ## What it does

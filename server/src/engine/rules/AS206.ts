@@ -1,8 +1,8 @@
-import { ensureImported, replaceNode } from "../fixes";
-import { attributeCalls, SyntaxNode } from "../parser";
-import { Rule } from "../rule";
-import { SemanticModel } from "../semantic/airflowModel";
-import { callArguments } from "../semantic/syntax";
+import { ensureImported, replaceNode } from "../fixes/edits";
+import { attributeCalls, SyntaxNode } from "../syntax/parser";
+import { Rule } from "./rule";
+import { SemanticModel } from "../airflow/model";
+import { callArguments } from "../syntax/nodes";
 import { Fix } from "../types";
 
 const UTCNOW = "datetime.datetime.utcnow";

@@ -1,11 +1,11 @@
-import { insertFirstInClassBody } from "../classBody";
+import { insertFirstInClassBody } from "../fixes/classBody";
 import { analysis } from "../context";
-import { replaceNode } from "../fixes";
-import { parsePython, SyntaxNode } from "../parser";
-import { Report, Rule } from "../rule";
-import { ClassInfo, SemanticModel } from "../semantic/airflowModel";
-import { DEFAULT_EXTERNAL_ID_KEY, EXTERNAL_ID_KEY, isAirflowBaseOperator, isResumableJobMixin } from "../semantic/resumable";
-import { plainString, unparenthesize } from "../semantic/syntax";
+import { replaceNode } from "../fixes/edits";
+import { parsePython, SyntaxNode } from "../syntax/parser";
+import { Report, Rule } from "./rule";
+import { ClassInfo, SemanticModel } from "../airflow/model";
+import { DEFAULT_EXTERNAL_ID_KEY, EXTERNAL_ID_KEY, isAirflowBaseOperator, isResumableJobMixin } from "../airflow/resumableOperators";
+import { plainString, unparenthesize } from "../syntax/nodes";
 
 /**
  * ## What it does

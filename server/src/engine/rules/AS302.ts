@@ -1,11 +1,11 @@
-import { docstringOf } from "../classBody";
-import { SyntaxNode } from "../parser";
-import { Rule } from "../rule";
+import { docstringOf } from "../fixes/classBody";
+import { SyntaxNode } from "../syntax/parser";
+import { Rule } from "./rule";
 import { mentionsAny } from "./textGates";
 import { Fix } from "../types";
-import { FunctionInfo } from "../semantic/airflowModel";
-import { ownDescendants } from "../semantic/flow";
-import { MIXIN_PROVIDER_OPERATORS, ResumableOperators } from "../semantic/resumable";
+import { FunctionInfo } from "../airflow/model";
+import { ownDescendants } from "../python/controlFlow";
+import { MIXIN_PROVIDER_OPERATORS, ResumableOperators } from "../airflow/resumableOperators";
 
 /**
  * ## What it does

@@ -1,6 +1,6 @@
-import { appendMethodsToClassBody } from "../classBody";
-import { Rule } from "../rule";
-import { ABSTRACT_METHODS, MixinMethod, ResumableOperators } from "../semantic/resumable";
+import { appendMethodsToClassBody } from "../fixes/classBody";
+import { Rule } from "./rule";
+import { ABSTRACT_METHODS, MixinMethod, ResumableOperators } from "../airflow/resumableOperators";
 
 /**
  * ## What it does

@@ -1,6 +1,6 @@
-import { replaceNode } from "../fixes";
-import { Rule } from "../rule";
-import { isAirflowBaseOperator, isResumableJobMixin, ResumableOperators } from "../semantic/resumable";
+import { replaceNode } from "../fixes/edits";
+import { Rule } from "./rule";
+import { isAirflowBaseOperator, isResumableJobMixin, ResumableOperators } from "../airflow/resumableOperators";
 
 /**
  * ## What it does

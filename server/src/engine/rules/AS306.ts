@@ -1,6 +1,6 @@
-import { Rule } from "../rule";
-import { isPlaceholder, mayFallOffEnd, ownDescendants } from "../semantic/flow";
-import { decoratorNames, ResumableOperators } from "../semantic/resumable";
+import { Rule } from "./rule";
+import { isPlaceholder, mayFallOffEnd, ownDescendants } from "../python/controlFlow";
+import { decoratorNames, ResumableOperators } from "../airflow/resumableOperators";
 
 /**
  * ## What it does

@@ -1,7 +1,7 @@
-import { SyntaxNode } from "../parser";
-import { Rule } from "../rule";
-import { SemanticModel } from "../semantic/airflowModel";
-import { dictionaryEntry, ResumableOperators } from "../semantic/resumable";
+import { SyntaxNode } from "../syntax/parser";
+import { Rule } from "./rule";
+import { SemanticModel } from "../airflow/model";
+import { dictionaryEntry, ResumableOperators } from "../airflow/resumableOperators";
 
 /**
  * ## What it does

@@ -1,6 +1,6 @@
-import { insertFirstInClassBody } from "../classBody";
-import { Rule } from "../rule";
-import { DEFAULT_EXTERNAL_ID_KEY, EXTERNAL_ID_KEY, ResumableOperators, snakeCaseClassName } from "../semantic/resumable";
+import { insertFirstInClassBody } from "../fixes/classBody";
+import { Rule } from "./rule";
+import { DEFAULT_EXTERNAL_ID_KEY, EXTERNAL_ID_KEY, ResumableOperators, snakeCaseClassName } from "../airflow/resumableOperators";
 
 /**
  * ## What it does

@@ -1,9 +1,9 @@
-import { insertAt } from "../fixes";
-import { Rule } from "../rule";
+import { insertAt } from "../fixes/edits";
+import { Rule } from "./rule";
 import { mentionsAny } from "./textGates";
 import { analysis } from "../context";
-import { ClassInfo, FunctionInfo, SemanticModel, semanticModel } from "../semantic/airflowModel";
-import { ABSTRACT_METHODS, MIXIN_PROVIDER_OPERATORS, MixinMethod, ResumableOperators, decoratorNames } from "../semantic/resumable";
+import { ClassInfo, FunctionInfo, SemanticModel, semanticModel } from "../airflow/model";
+import { ABSTRACT_METHODS, MIXIN_PROVIDER_OPERATORS, MixinMethod, ResumableOperators, decoratorNames } from "../airflow/resumableOperators";
 
 /**
  * ## What it does

@@ -1,7 +1,7 @@
-import { Rule } from "../rule";
-import { SemanticModel } from "../semantic/airflowModel";
-import { assetHome, variableFindings, VariableState } from "../semantic/variables";
-import { jsonMode, storeAccess, storeCallFor } from "../storeRewrite";
+import { Rule } from "./rule";
+import { SemanticModel } from "../airflow/model";
+import { assetHome, variableFindings, VariableState } from "../airflow/variablesAndXcom";
+import { jsonMode, storeAccess, storeCallFor } from "../fixes/storeRewrite";
 import { Fix, TextEdit } from "../types";
 
 /**

@@ -1,9 +1,9 @@
-import { addToKeywordList } from "../lists";
-import { Rule } from "../rule";
-import { assetTextAt } from "../semantic/assets";
-import { SemanticModel } from "../semantic/airflowModel";
-import { AssetHome, assetHome, variableFindings, VariableState } from "../semantic/variables";
-import { jsonMode, storeAccess, storeCallFor } from "../storeRewrite";
+import { addToKeywordList } from "../fixes/lists";
+import { Rule } from "./rule";
+import { assetTextAt } from "../airflow/assets";
+import { SemanticModel } from "../airflow/model";
+import { AssetHome, assetHome, variableFindings, VariableState } from "../airflow/variablesAndXcom";
+import { jsonMode, storeAccess, storeCallFor } from "../fixes/storeRewrite";
 import { Fix, TextEdit } from "../types";
 
 /**

@@ -1,9 +1,9 @@
-import { insertAt, replaceNode } from "../fixes";
-import { Rule } from "../rule";
-import { SemanticModel } from "../semantic/airflowModel";
-import { indentationOf } from "../semantic/syntax";
-import { appearsOutside, XComCall, xcomRoundTrips, XComRoundTrip } from "../semantic/variables";
-import { storeAccess } from "../storeRewrite";
+import { insertAt, replaceNode } from "../fixes/edits";
+import { Rule } from "./rule";
+import { SemanticModel } from "../airflow/model";
+import { indentationOf } from "../syntax/nodes";
+import { appearsOutside, XComCall, xcomRoundTrips, XComRoundTrip } from "../airflow/variablesAndXcom";
+import { storeAccess } from "../fixes/storeRewrite";
 import { Fix, TextEdit } from "../types";
 
 /**

@@ -1,9 +1,9 @@
-import { generateOperatorFix, plannedOperator } from "../resumableClass";
-import { Rule } from "../rule";
-import { ClassInfo, SemanticModel } from "../semantic/airflowModel";
-import { EXTERNAL_ID_KEY, ResumableOperators } from "../semantic/resumable";
-import { plainString } from "../semantic/syntax";
-import { variableFindings } from "../semantic/variables";
+import { generateOperatorFix, plannedOperator } from "../fixes/resumableClass";
+import { Rule } from "./rule";
+import { ClassInfo, SemanticModel } from "../airflow/model";
+import { EXTERNAL_ID_KEY, ResumableOperators } from "../airflow/resumableOperators";
+import { plainString } from "../syntax/nodes";
+import { variableFindings } from "../airflow/variablesAndXcom";
 
 /**
  * ## What it does

@@ -1,7 +1,7 @@
-import { Rule } from "../rule";
+import { Rule } from "./rule";
 import { mentionsAny } from "./textGates";
-import { SubmitAndPoll, submitAndPollSplits, WaitTask } from "../semantic/submitAndPoll";
-import { collapseSplit, taskName } from "../submitAndPollRewrites";
+import { SubmitAndPoll, submitAndPollSplits, WaitTask } from "../airflow/submitAndPoll";
+import { collapseSplit, taskName } from "../fixes/submitAndPollRewrites";
 
 /**
  * ## What it does

@@ -1,11 +1,11 @@
-import { replaceNode } from "../fixes";
-import { appendItem } from "../lists";
-import { SyntaxNode } from "../parser";
-import { Rule } from "../rule";
-import { DependencyGraph, Task } from "../semantic/dependencies";
-import { SemanticModel } from "../semantic/airflowModel";
-import { dictionaryEntry, ResumableOperators } from "../semantic/resumable";
-import { isSensor } from "../semantic/submitAndPoll";
+import { replaceNode } from "../fixes/edits";
+import { appendItem } from "../fixes/lists";
+import { SyntaxNode } from "../syntax/parser";
+import { Rule } from "./rule";
+import { DependencyGraph, Task } from "../airflow/dependencies";
+import { SemanticModel } from "../airflow/model";
+import { dictionaryEntry, ResumableOperators } from "../airflow/resumableOperators";
+import { isSensor } from "../airflow/submitAndPoll";
 import { Fix } from "../types";
 
 /**

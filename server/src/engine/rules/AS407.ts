@@ -1,10 +1,10 @@
-import { Rule } from "../rule";
+import { Rule } from "./rule";
 import { mentionsAny } from "./textGates";
-import { moveDependency } from "../rewiring";
-import { Dependency } from "../semantic/dependencies";
-import { SemanticModel } from "../semantic/airflowModel";
-import { readsResultOf, SubmitAndPoll, submitAndPollSplits } from "../semantic/submitAndPoll";
-import { taskName } from "../submitAndPollRewrites";
+import { moveDependency } from "../fixes/rewiring";
+import { Dependency } from "../airflow/dependencies";
+import { SemanticModel } from "../airflow/model";
+import { readsResultOf, SubmitAndPoll, submitAndPollSplits } from "../airflow/submitAndPoll";
+import { taskName } from "../fixes/submitAndPollRewrites";
 
 /**
  * ## What it does

@@ -1,8 +1,8 @@
-import { captures, SyntaxNode } from "../parser";
+import { captures, SyntaxNode } from "../syntax/parser";
 import { pinStatement } from "../project/pin";
-import { Rule } from "../rule";
+import { Rule } from "./rule";
 import { mentionsAny } from "./textGates";
-import { SemanticModel } from "../semantic/airflowModel";
+import { SemanticModel } from "../airflow/model";
 
 /**
  * ## What it does

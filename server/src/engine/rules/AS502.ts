@@ -1,9 +1,9 @@
-import { keywordCalls, SyntaxNode } from "../parser";
+import { keywordCalls, SyntaxNode } from "../syntax/parser";
 import { pinStatement } from "../project/pin";
-import { Rule } from "../rule";
+import { Rule } from "./rule";
 import { mentionsAny } from "./textGates";
-import { ClassInfo, SemanticModel } from "../semantic/airflowModel";
-import { dictionaryEntry, ResumableOperators } from "../semantic/resumable";
+import { ClassInfo, SemanticModel } from "../airflow/model";
+import { dictionaryEntry, ResumableOperators } from "../airflow/resumableOperators";
 
 /**
  * ## What it does

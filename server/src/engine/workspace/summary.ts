@@ -3,9 +3,9 @@
  * imports bind, as plain strings. The syntax tree and the semantic model it was read from are
  * dropped, so a large workspace costs a few small maps per file.
  */
-import { parsePython } from "../parser";
-import { PythonModel } from "../semantic/model";
-import { plainString } from "../semantic/syntax";
+import { parsePython } from "../syntax/parser";
+import { PythonModel } from "../python/model";
+import { plainString } from "../syntax/nodes";
 
 export interface ClassSummary {
   name: string;

@@ -6,13 +6,13 @@
  *   built on `ResumableJobMixin`, so a retry after a crash reconnects to the job.
  * Either way the sensor or poll task goes, and its dependencies move to the submit task.
  */
-import { editsOverlap, replaceNode } from "./fixes";
+import { editsOverlap, replaceNode } from "./edits";
 import { appendItem } from "./lists";
 import { foldTaskInto } from "./rewiring";
-import { Task } from "./semantic/dependencies";
-import { SemanticModel } from "./semantic/airflowModel";
-import { SubmitAndPoll } from "./semantic/submitAndPoll";
-import { Fix, TextEdit } from "./types";
+import { Task } from "../airflow/dependencies";
+import { SemanticModel } from "../airflow/model";
+import { SubmitAndPoll } from "../airflow/submitAndPoll";
+import { Fix, TextEdit } from "../types";
 
 export type CollapsedForm = "deferrable" | "durable";
 

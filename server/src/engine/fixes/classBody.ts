@@ -1,9 +1,9 @@
 /** Edits that add statements to a class body, in the body's own indentation and line endings. */
-import { insertAt } from "./fixes";
-import { SyntaxNode } from "./parser";
-import { ClassInfo } from "./semantic/airflowModel";
-import { indentationOf } from "./semantic/syntax";
-import { TextEdit } from "./types";
+import { insertAt } from "./edits";
+import { SyntaxNode } from "../syntax/parser";
+import { ClassInfo } from "../airflow/model";
+import { indentationOf } from "../syntax/nodes";
+import { TextEdit } from "../types";
 
 const DEFINITIONS = new Set(["function_definition", "class_definition", "decorated_definition"]);
 

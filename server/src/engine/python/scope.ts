@@ -3,7 +3,7 @@
  * assignments, parameters, imports, definitions and loop/with targets. A name with exactly one binding
  * in its scope can be followed to its value; anything assigned twice is treated as unknown.
  */
-import { SyntaxNode } from "../parser";
+import { SyntaxNode } from "../syntax/parser";
 
 export type BindingKind = "assign" | "parameter" | "import" | "function" | "class" | "other";
 

@@ -4,13 +4,13 @@
  * body), and a `Variable` call's counterpart on the store.
  */
 import { docstringOf } from "./classBody";
-import { insertAt, replaceNode } from "./fixes";
+import { insertAt, replaceNode } from "./edits";
 import { appendItem } from "./lists";
-import { SyntaxNode } from "./parser";
-import { StoreKind, SemanticModel } from "./semantic/airflowModel";
-import { indentationOf, stringLiteral, unparenthesize } from "./semantic/syntax";
-import { TaskBody, VariableCall } from "./semantic/variables";
-import { TextEdit } from "./types";
+import { SyntaxNode } from "../syntax/parser";
+import { StoreKind, SemanticModel } from "../airflow/model";
+import { indentationOf, stringLiteral, unparenthesize } from "../syntax/nodes";
+import { TaskBody, VariableCall } from "../airflow/variablesAndXcom";
+import { TextEdit } from "../types";
 
 export const STORE_NAMES: Record<StoreKind, string> = { task: "task_state_store", asset: "asset_state_store" };
 

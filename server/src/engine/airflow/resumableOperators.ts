@@ -4,10 +4,10 @@
  * which calls create such an operator (including Airflow's provider operators built on the mixin);
  * and which DAG `default_args` apply to a call. Computed once per model and shared by the rules.
  */
-import { SyntaxNode } from "../parser";
+import { SyntaxNode } from "../syntax/parser";
 import { analysis, AnalysisContext, ExternalClass, WorkspaceClasses } from "../context";
-import { CallInfo, ClassInfo, DagInfo, SemanticModel, semanticModel } from "./airflowModel";
-import { plainString } from "./syntax";
+import { CallInfo, ClassInfo, DagInfo, SemanticModel, semanticModel } from "./model";
+import { plainString } from "../syntax/nodes";
 
 /** One of the six methods the mixin declares abstract, with the signature `execute_resumable` calls it with. */
 export interface MixinMethod {

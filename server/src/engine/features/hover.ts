@@ -3,10 +3,10 @@
  * encode) on `task_state_store`, `asset_state_store`, `NEVER_EXPIRE`, `execute_resumable`,
  * `external_id_key` and the six `ResumableJobMixin` methods, with links to the rules about them.
  */
-import { PythonDocument } from "./document";
-import { SyntaxNode } from "./parser";
-import { ruleByCode } from "./rules";
-import { plainString } from "./semantic/syntax";
+import { PythonDocument } from "../syntax/document";
+import { SyntaxNode } from "../syntax/parser";
+import { ruleByCode } from "../rules";
+import { plainString } from "../syntax/nodes";
 
 export interface HoverInfo {
   /** UTF-16 offsets of the hovered name. */

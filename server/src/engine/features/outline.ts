@@ -6,11 +6,11 @@
  * computed at parse time (f-strings, loops, `task_id` passed through variables of several values) is
  * left out, so a lens never shows the entries of another task.
  */
-import { parsePython, SyntaxNode } from "./parser";
-import { DependencyGraph } from "./semantic/dependencies";
-import { DagInfo, FunctionInfo, SemanticModel } from "./semantic/airflowModel";
-import { plainString } from "./semantic/syntax";
-import { Range } from "./types";
+import { parsePython, SyntaxNode } from "../syntax/parser";
+import { DependencyGraph } from "../airflow/dependencies";
+import { DagInfo, FunctionInfo, SemanticModel } from "../airflow/model";
+import { plainString } from "../syntax/nodes";
+import { Range } from "../types";
 
 export type OutlineTaskKind =
   /** A `@task` function: the lens goes above its decorators. */

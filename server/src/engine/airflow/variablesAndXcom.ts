@@ -9,13 +9,13 @@
  * another task reads (or a template names) is shared configuration or hand-off between tasks, which
  * is what Variables are for. Computed once per model and shared by the rules.
  */
-import { attributeCalls, SyntaxNode } from "../parser";
+import { attributeCalls, SyntaxNode } from "../syntax/parser";
 import { AssetReference, assetReference, compareAssets, distinctCount, storeEntries, TaskDeclaration, taskDeclarations } from "./assets";
 import { analysis, AnalysisContext } from "../context";
-import { CallInfo, FunctionInfo, SemanticModel, semanticModel } from "./airflowModel";
-import { ResumableOperators } from "./resumable";
-import { ownDescendants } from "./flow";
-import { plainString, stringLiteral, unparenthesize, variableReferences } from "./syntax";
+import { CallInfo, FunctionInfo, SemanticModel, semanticModel } from "./model";
+import { ResumableOperators } from "./resumableOperators";
+import { ownDescendants } from "../python/controlFlow";
+import { plainString, stringLiteral, unparenthesize, variableReferences } from "../syntax/nodes";
 
 export type TaskBodyKind = "taskflow" | "python-callable" | "execute";
 

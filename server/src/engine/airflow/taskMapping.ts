@@ -5,10 +5,10 @@
  * `PythonOperator.partial(..., python_callable=fn).expand(...)`. Every map index of a mapped task
  * has its own task state store, but they all share an asset's store.
  */
-import { attributeCalls, SyntaxNode } from "../parser";
+import { attributeCalls, SyntaxNode } from "../syntax/parser";
 import { analysis } from "../context";
-import { CallInfo, FunctionInfo, SemanticModel, semanticModel } from "./airflowModel";
-import { plainString, unparenthesize } from "./syntax";
+import { CallInfo, FunctionInfo, SemanticModel, semanticModel } from "./model";
+import { plainString, unparenthesize } from "../syntax/nodes";
 
 export interface TaskMapping {
   /** The `.expand(...)` / `.expand_kwargs(...)` calls that map the function. */

@@ -2,11 +2,11 @@
  * Completion of the `retention=` argument of `task_state_store.set(...)`: `timedelta(days=…)` and
  * `NEVER_EXPIRE`, each with the import it needs added in the file's own style.
  */
-import { PythonDocument } from "./document";
-import { ensureImported } from "./fixes";
-import { parsePython } from "./parser";
-import { SemanticModel, StoreCall } from "./semantic/airflowModel";
-import { TextEdit } from "./types";
+import { PythonDocument } from "../syntax/document";
+import { ensureImported } from "../fixes/edits";
+import { parsePython } from "../syntax/parser";
+import { SemanticModel, StoreCall } from "../airflow/model";
+import { TextEdit } from "../types";
 
 export interface CompletionSuggestion {
   label: string;

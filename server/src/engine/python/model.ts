@@ -4,9 +4,9 @@
  * builds on it. Built once per parse; calls are worked out on first use.
  */
 import { AnalysisContext } from "../context";
-import { SyntaxNode, Tree } from "../parser";
+import { SyntaxNode, Tree } from "../syntax/parser";
 import { Binding, Scope } from "./scope";
-import { callArguments, CallArguments, dottedParts, unparenthesize } from "./syntax";
+import { callArguments, CallArguments, dottedParts, unparenthesize } from "../syntax/nodes";
 
 export type ParameterKind = "positional" | "keyword-only" | "var-positional" | "var-keyword";
 

@@ -1,5 +1,5 @@
 /** Small questions asked of tree-sitter-python nodes, so rules never poke at raw node shapes. */
-import { SyntaxNode } from "../parser";
+import { SyntaxNode } from "./parser";
 
 export interface StringLiteral {
   /** The literal's value when it has no interpolation; escape sequences are kept as written. */

@@ -3,11 +3,11 @@
  * argument list, a function's parameter list, or the `keyword=[...]` argument of a call. Each edit
  * keeps the layout it finds (inline, or one item per line with or without a trailing comma).
  */
-import { insertAt, replaceNode } from "./fixes";
-import { SyntaxNode } from "./parser";
-import { SemanticModel } from "./semantic/airflowModel";
-import { KeywordArgument, unparenthesize } from "./semantic/syntax";
-import { TextEdit } from "./types";
+import { insertAt, replaceNode } from "./edits";
+import { SyntaxNode } from "../syntax/parser";
+import { SemanticModel } from "../airflow/model";
+import { KeywordArgument, unparenthesize } from "../syntax/nodes";
+import { TextEdit } from "../types";
 
 /**
  * Adds `text` as the last item of a list, tuple, argument list or parameter list, in its layout:

@@ -13,11 +13,11 @@
  * What cannot be told from the text (a name assigned twice, tasks returned by a helper, `chain(*tasks)`)
  * is kept as an unresolved operand, so rules that need the whole graph can stay silent.
  */
-import { attributeCalls, binaryOperators, identifiersSpelled, keywordCalls, SyntaxNode } from "../parser";
+import { attributeCalls, binaryOperators, identifiersSpelled, keywordCalls, SyntaxNode } from "../syntax/parser";
 import { analysis } from "../context";
-import { CallInfo, FunctionInfo, SemanticModel, semanticModel } from "./airflowModel";
-import { Binding } from "./scope";
-import { KeywordArgument, plainString, unparenthesize } from "./syntax";
+import { CallInfo, FunctionInfo, SemanticModel, semanticModel } from "./model";
+import { Binding } from "../python/scope";
+import { KeywordArgument, plainString, unparenthesize } from "../syntax/nodes";
 
 export type TaskKind = "operator" | "taskflow";
 

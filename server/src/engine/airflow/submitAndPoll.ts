@@ -12,13 +12,13 @@
  * A task that only reads the job id (to log it, to post it) is not waiting, and a submit that nothing
  * waits for is fire-and-forget by choice.
  */
-import { SyntaxNode } from "../parser";
+import { SyntaxNode } from "../syntax/parser";
 import { analysis, AnalysisContext } from "../context";
 import { Dependency, DependencyGraph, Task } from "./dependencies";
-import { ownDescendants } from "./flow";
-import { FunctionInfo, SemanticModel, semanticModel } from "./airflowModel";
-import { dictionaryEntry, ResumableOperators } from "./resumable";
-import { KeywordArgument, plainString } from "./syntax";
+import { ownDescendants } from "../python/controlFlow";
+import { FunctionInfo, SemanticModel, semanticModel } from "./model";
+import { dictionaryEntry, ResumableOperators } from "./resumableOperators";
+import { KeywordArgument, plainString } from "../syntax/nodes";
 
 /** The keywords with which an operator returns as soon as its job is accepted. */
 export const NO_WAIT_KEYWORDS = ["wait_for_termination", "wait_for_completion"] as const;

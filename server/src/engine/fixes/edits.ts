@@ -1,9 +1,9 @@
 /** Building and applying text edits. */
-import { SyntaxNode } from "./parser";
-import { analysis } from "./context";
-import { SemanticModel, semanticModel } from "./semantic/airflowModel";
-import { Binding, Scope } from "./semantic/scope";
-import { TextEdit } from "./types";
+import { SyntaxNode } from "../syntax/parser";
+import { analysis } from "../context";
+import { SemanticModel, semanticModel } from "../airflow/model";
+import { Binding, Scope } from "../python/scope";
+import { TextEdit } from "../types";
 
 export function replaceNode(node: SyntaxNode, newText: string): TextEdit {
   return { start: node.startIndex, end: node.endIndex, newText };

@@ -10,13 +10,13 @@
  * keep working), or from `BaseOperator` for a task function, whose parameters become keyword
  * arguments of the constructor and whose context keys are read from `context`.
  */
-import { ensureImported, insertAt } from "./fixes";
-import { SyntaxNode } from "./parser";
-import { FunctionInfo, SemanticModel } from "./semantic/airflowModel";
-import { isAirflowBaseOperator, isResumableJobMixin, snakeCaseClassName } from "./semantic/resumable";
-import { indentationOf } from "./semantic/syntax";
-import { CONTEXT_KEYS, ReconnectOrSubmit } from "./semantic/variables";
-import { Fix, TextEdit } from "./types";
+import { ensureImported, insertAt } from "./edits";
+import { SyntaxNode } from "../syntax/parser";
+import { FunctionInfo, SemanticModel } from "../airflow/model";
+import { isAirflowBaseOperator, isResumableJobMixin, snakeCaseClassName } from "../airflow/resumableOperators";
+import { indentationOf } from "../syntax/nodes";
+import { CONTEXT_KEYS, ReconnectOrSubmit } from "../airflow/variablesAndXcom";
+import { Fix, TextEdit } from "../types";
 
 const EXTERNAL_ID = "external_id";
 const CONTEXT = "context";

@@ -5,7 +5,7 @@
  */
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { parsePython, Point, Tree } from "./parser";
-import { Position, Range } from "./types";
+import { Position, Range } from "../types";
 
 export interface ContentChange {
   /** Absent: the change replaces the whole text. */

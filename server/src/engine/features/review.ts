@@ -10,17 +10,17 @@
  * caller passes as the title.
  */
 import * as path from "node:path";
-import { PythonDocument } from "./document";
-import { applyEdits } from "./fixes";
-import { AnalysisContext } from "./context";
-import { check, enabledRules, LintOptions } from "./linter";
-import { pinStatement } from "./project/pin";
-import { RuleCategory } from "./rule";
-import { ruleByCode } from "./rules";
-import { SemanticModel, semanticModel } from "./semantic/airflowModel";
-import { SubmitAndPoll, submitAndPollSplits, WaitTask } from "./semantic/submitAndPoll";
-import { collapseSplit, taskName } from "./submitAndPollRewrites";
-import { Diagnostic, Fix, Severity, TextEdit } from "./types";
+import { PythonDocument } from "../syntax/document";
+import { applyEdits } from "../fixes/edits";
+import { AnalysisContext } from "../context";
+import { check, enabledRules, LintOptions } from "../linter";
+import { pinStatement } from "../project/pin";
+import { RuleCategory } from "../rules/rule";
+import { ruleByCode } from "../rules";
+import { SemanticModel, semanticModel } from "../airflow/model";
+import { SubmitAndPoll, submitAndPollSplits, WaitTask } from "../airflow/submitAndPoll";
+import { collapseSplit, taskName } from "../fixes/submitAndPollRewrites";
+import { Diagnostic, Fix, Severity, TextEdit } from "../types";
 
 export interface ReviewOptions extends LintOptions {
   /** How the review names the file (a path relative to the workspace); by default the file name of `path` or of the document's URI. */

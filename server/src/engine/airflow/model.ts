@@ -5,12 +5,12 @@
  * found on first use.
  */
 import { analysis, AnalysisContext } from "../context";
-import { attributeCalls, keywordCalls, SyntaxNode, Tree } from "../parser";
-import { CallInfo, ClassInfo as PythonClassInfo, FunctionInfo as PythonFunctionInfo, PythonModel } from "./model";
-import { Binding, Scope } from "./scope";
-import { callArguments, CallArguments, KeywordArgument, plainString, unparenthesize } from "./syntax";
+import { attributeCalls, keywordCalls, SyntaxNode, Tree } from "../syntax/parser";
+import { CallInfo, ClassInfo as PythonClassInfo, FunctionInfo as PythonFunctionInfo, PythonModel } from "../python/model";
+import { Binding, Scope } from "../python/scope";
+import { callArguments, CallArguments, KeywordArgument, plainString, unparenthesize } from "../syntax/nodes";
 
-export { CallInfo, Parameter, ParameterKind } from "./model";
+export { CallInfo, Parameter, ParameterKind } from "../python/model";
 
 export interface TaskDecorator {
   /** The decorator's expression (`task`, `task(retries=2)`, `task.virtualenv(...)`). */

@@ -4,7 +4,7 @@
  * Where Python's behaviour cannot be known from the text (loops, `match`, context managers that
  * swallow exceptions) the answers lean towards "it cannot fall off", so rules stay silent.
  */
-import { SyntaxNode } from "../parser";
+import { SyntaxNode } from "../syntax/parser";
 
 const NESTED_SCOPES = ["function_definition", "class_definition", "lambda"];
 

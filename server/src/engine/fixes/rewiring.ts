@@ -4,11 +4,11 @@
  * returns undefined rather than edits it cannot make exactly (a task hidden in a list bound to a
  * name, a name that is not visible where it would be written, a rewrite that would create a cycle).
  */
-import { insertAt, removeArgument, replaceNode, wholeLines } from "./fixes";
-import { SyntaxNode } from "./parser";
-import { Dependency, DependencyExpression, DependencyGraph, Operand, Task } from "./semantic/dependencies";
-import { indentationOf } from "./semantic/syntax";
-import { TextEdit } from "./types";
+import { insertAt, removeArgument, replaceNode, wholeLines } from "./edits";
+import { SyntaxNode } from "../syntax/parser";
+import { Dependency, DependencyExpression, DependencyGraph, Operand, Task } from "../airflow/dependencies";
+import { indentationOf } from "../syntax/nodes";
+import { TextEdit } from "../types";
 
 /**
  * Removes `removed` and gives its dependencies to `into`: what ran after `removed` runs after `into`,

@@ -10,12 +10,12 @@
  * computed list, an imported asset, an alias inlet, `default_args` that may carry `outlets`, lineage
  * changed after the task is built — so that rules built on it stay silent there.
  */
-import { attributeCalls, captures, SyntaxNode } from "../parser";
-import { mappingOf } from "./mapping";
+import { attributeCalls, captures, SyntaxNode } from "../syntax/parser";
+import { mappingOf } from "./taskMapping";
 import { analysis } from "../context";
-import { FunctionInfo, SemanticModel, semanticModel } from "./airflowModel";
-import { Binding } from "./scope";
-import { callArguments, KeywordArgument, plainString, unparenthesize } from "./syntax";
+import { FunctionInfo, SemanticModel, semanticModel } from "./model";
+import { Binding } from "../python/scope";
+import { callArguments, KeywordArgument, plainString, unparenthesize } from "../syntax/nodes";
 
 /** How the store looks an asset up: `Asset` and `Asset.ref(name=)` by name, `Asset.ref(uri=)` by URI, in two separate tables. */
 export interface AssetKey {

@@ -3,11 +3,11 @@
  * (What it does / Why is this bad / Example / Use instead / Fix safety) right above its export;
  * `docs/rules/` is generated from those comments.
  */
-export type { ExternalClass, WorkspaceClasses } from "./context";
-import { SyntaxNode } from "./parser";
-import type { AnalysisContext, FileInputs } from "./context";
-import { SemanticModel } from "./semantic/airflowModel";
-import { Fix, Severity } from "./types";
+export type { ExternalClass, WorkspaceClasses } from "../context";
+import { SyntaxNode } from "../syntax/parser";
+import type { AnalysisContext, FileInputs } from "../context";
+import { SemanticModel } from "../airflow/model";
+import { Fix, Severity } from "../types";
 
 export interface Rule {
   /** `AS` and three digits. */

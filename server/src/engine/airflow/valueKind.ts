@@ -17,9 +17,9 @@
  * `tuple`. Until that is settled against a running Airflow, no rule judges them; their elements
  * are still examined by {@link valueParts}.
  */
-import { SyntaxNode } from "../parser";
-import { ClassInfo, SemanticModel } from "./airflowModel";
-import { callArguments, plainString, stringLiteral, unparenthesize } from "./syntax";
+import { SyntaxNode } from "../syntax/parser";
+import { ClassInfo, SemanticModel } from "./model";
+import { callArguments, plainString, stringLiteral, unparenthesize } from "../syntax/nodes";
 
 /** Values that are certainly not JSON. */
 export type NonJsonKind =
