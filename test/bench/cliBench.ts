@@ -87,6 +87,7 @@ function main(): void {
     const parseMs = median(samples.parse);
     const cliMs = median(samples.cli);
     const withoutMs = median(samples.withoutAs301);
+    console.log("");
     console.log(`CLI benchmark: ${corpus.files} files (${(corpus.characters / 1e6).toFixed(1)} M characters) committed in a git repository, ${corpus.renamed.length} external_id_keys renamed since`);
     console.log(`  median of ${rounds} alternating round(s) of whole processes${hasNoCache ? ", the CLI with --no-cache" : ""}`);
     console.log(row("bare tree-sitter parse of every *.py (bareParse.js)", formatMs(parseMs)));

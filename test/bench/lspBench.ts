@@ -162,11 +162,13 @@ async function isolation(): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  console.log("");
   await keystrokes();
   console.log("");
   await memory();
   console.log("");
   await isolation();
+  console.log("");
 }
 
 main().then(

@@ -76,6 +76,10 @@ export function row(label: string, value: string, width = 74): string {
 /** `measured / target` and whether it holds, e.g. "CLI / bare parse  16.2  (target ≤ 1.3: 12.5× over)". */
 export function targetRow(label: string, ratio: number, target: number, width = 74): string {
   if (!Number.isFinite(ratio)) return row(label, "n/a", width) + `   (target ≤ ${target})`;
-  const verdict = ratio <= target ? "holds" : `${(ratio / target).toFixed(1)}× over`;
-  return row(label, ratio.toFixed(ratio < 10 ? 3 : 1), width) + `   (target ≤ ${target}: ${verdict})`;
+  return row(label, ratio.toFixed(ratio < 10 ? 3 : 1), width) + `   (target ≤ ${target}: ${verdict(ratio, target)})`;
+}
+
+/** "holds", or how far over its target a ratio is. */
+export function verdict(ratio: number, target: number): string {
+  return ratio <= target ? "holds" : `${(ratio / target).toFixed(1)}× over`;
 }
