@@ -7,7 +7,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { parsePython } from "../../server/src/engine/parser";
+import { parsePython } from "../../server/src/engine/syntax/parser";
 
 function parseAll(dir: string, counts: { files: number; characters: number }): void {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {

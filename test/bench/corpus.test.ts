@@ -4,7 +4,7 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { parsePython } from "../../server/src/engine/parser";
+import { parsePython } from "../../server/src/engine/syntax/parser";
 import { TempFolder } from "../support/tempFolder";
 import { CorpusFile, DEFAULT_CORPUS, generateCorpus, writeCorpus } from "./corpus";
 

@@ -10,7 +10,7 @@
  * (20 on 20,000 lines), BENCH_LSP_BUDGET_S (30: stop typing a series after this), BENCH_LSP_DOCS
  * (500), BENCH_LSP_WAIT_S (30: the longest wait for one publish).
  */
-import { parsePython } from "../../server/src/engine/parser";
+import { parsePython } from "../../server/src/engine/syntax/parser";
 import { exampleDags, storeDenseDag } from "./benchFiles";
 import { BenchLspClient } from "./lspClient";
 import { elapsedMs, envNumber, formatMs, percentile, row, targetRow, timeMedian } from "./measure";

@@ -5,7 +5,7 @@
  * `node out/test/bench/worstCase.js NAME` prints `{"lines":…,"parseMs":…,"lintMs":…}`.
  */
 import { lint, PythonDocument } from "../../server/src/engine";
-import { parsePython } from "../../server/src/engine/parser";
+import { parsePython } from "../../server/src/engine/syntax/parser";
 import { attributeChain, chainedClasses, nestedValue, storeDenseDag } from "./benchFiles";
 import { timeMedian } from "./measure";
 
