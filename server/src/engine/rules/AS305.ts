@@ -40,8 +40,9 @@ export const AS305: Rule = {
   category: "crash",
   fix: "none",
   inputs: { workspace: true },
-  // `isZero` needs an integer literal that is zero (`0`, `0_0`, `0x0`) somewhere, possibly behind a name.
-  mayReport: ({ text }) => text.includes("retries") && ZERO_LITERAL.test(text),
+  // `isZero` needs `retries` given a zero literal (`0`, `0_0`, `0x0`), parenthesised or not, or a name
+  // that may be bound to one: as a keyword, a dictionary key, a class attribute or a default.
+  mayReport: ({ text }) => text.includes("retries") && RETRIES_MAY_BE_ZERO.test(text),
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("retries")) return;
@@ -72,7 +73,7 @@ export const AS305: Rule = {
   },
 };
 
-const ZERO_LITERAL = /(?<![\w.])0(?:[xXoObB]?[0_]*)(?![\w.])/;
+const RETRIES_MAY_BE_ZERO = /retries["']?(?:\s|#[^\n\r]*|\\)*[:=](?:\s|#[^\n\r]*|\\)*(?:0(?:[xXoObB]?[0_]*)?(?![\w.])|[A-Za-z_(])/;
 
 function isZero(model: SemanticModel, node: SyntaxNode): boolean {
   const value = model.resolveValue(node);
