@@ -1,6 +1,7 @@
 /** The command line: parsing with node's `util.parseArgs`, validation, and the help text. */
 import { parseArgs } from "node:util";
 import { allRules, SeveritySetting } from "../engine";
+import { isUsableRevision } from "../engine/git";
 
 export const PROGRAM = "airflow-state-lint";
 
@@ -91,8 +92,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     throw new UsageError(`--format must be one of ${FORMATS.join(", ")}; got "${format}".`);
   }
   const baseline = values.baseline ?? "HEAD";
-  // git would read a revision starting with a dash as one of its own options.
-  if (baseline.trim() === "" || baseline.startsWith("-")) throw new UsageError(`--baseline needs a git revision, e.g. HEAD or main; got "${baseline}".`);
+  if (!isUsableRevision(baseline)) throw new UsageError(`--baseline needs a git revision, e.g. HEAD or main; got "${baseline}".`);
 
   return {
     paths: positionals.length > 0 ? positionals : ["."],

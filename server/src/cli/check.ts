@@ -6,7 +6,7 @@
  */
 import { pathToFileURL } from "node:url";
 import { Diagnostic, enabledRules, fixAll, lint, LintOptions, PythonDocument, reviewMarkdown, WorkspaceIndex } from "../engine";
-import { committedText } from "../engine/git";
+import { GitBaselines } from "../engine/git";
 import { AirflowPin, AirflowVersionResolver } from "../engine/project";
 import { readSourceFile, writeSourceFile } from "./files";
 import { hasStarImport } from "./workspace";
@@ -17,6 +17,8 @@ export interface CheckSettings {
   fix: boolean;
   /** The git revision baseline rules compare with. */
   baseline: string;
+  /** Reads the committed versions; without it, no file has a baseline. */
+  baselines?: GitBaselines;
   /** Classes of the modules the checked files import. */
   workspace?: WorkspaceIndex;
   /** The Airflow version each file's project pins (AS501, AS502), read from disk once per folder. */
@@ -59,7 +61,7 @@ export async function checkFile(file: string, settings: CheckSettings, needsBase
   const uri = pathToFileURL(file).href;
   const document = new PythonDocument(uri, source.text);
   // A file the engine would not parse needs no baseline either.
-  const baselineText = document.isRelevant() && needsBaseline(source.text) ? await committedText(file, settings.baseline) : undefined;
+  const baselineText = document.isRelevant() && needsBaseline(source.text) ? await settings.baselines?.committedText(file, settings.baseline) : undefined;
   const ruleErrors = new Set<string>();
   if (hasStarImport(source.text)) settings.workspace?.update(file, source.text);
   const options: LintOptions = {

@@ -1,5 +1,6 @@
 /** The whole command: arguments in, output written, exit status out. main.ts only wires it to the process. */
 import { packageVersion } from "../docs/location";
+import { GitBaselines } from "../engine/git";
 import { AirflowVersionResolver, diskProjectFiles } from "../engine/project";
 import { parseCliArgs, PROGRAM, USAGE, UsageError, CliOptions, Format } from "./args";
 import { baselineNeed, checkFile, CheckSettings } from "./check";
@@ -45,10 +46,21 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     return 2;
   }
 
+  // One git process per repository for the whole run; disposing it ends them.
+  const baselines = new GitBaselines({ onProblem: (message) => io.stderr(`${PROGRAM}: warning: ${message}\n`) });
+  try {
+    return await checkAll(options, io, baselines);
+  } finally {
+    baselines.dispose();
+  }
+}
+
+async function checkAll(options: CliOptions, io: Io, baselines: GitBaselines): Promise<number> {
   const settings: CheckSettings = {
     lint: { severities: options.severities, select: options.select, ignore: options.ignore },
     fix: options.fix,
     baseline: options.baseline,
+    baselines,
     workspace: cliWorkspace(io.cwd, options.paths),
     pins: new AirflowVersionResolver(diskProjectFiles),
     reviewTitle: options.format === "review" ? (file) => displayPath(file, io.cwd) : undefined,
