@@ -27,11 +27,14 @@ export interface CheckSettings {
   reviewTitle?: (file: string) => string;
 }
 
+/** What the report shows of a finding: plain data, small enough to send between threads and to cache. */
+export type ReportedDiagnostic = Pick<Diagnostic, "code" | "name" | "severity" | "message" | "range"> & { fix?: { title: string; safe: boolean } };
+
 export interface FileOutcome {
   /** Absolute path. */
   file: string;
   /** What is reported: everything found, or what remains after fixing. */
-  diagnostics: Diagnostic[];
+  diagnostics: ReportedDiagnostic[];
   /** Fixes applied and written back. */
   fixed: number;
   /** Why the file could not be read, checked completely or written back. */
@@ -82,21 +85,26 @@ export async function checkFile(file: string, settings: CheckSettings, needsBase
     if (writeError) {
       // The file is as it was, so report what it still holds.
       outcome.errors.push(writeError);
-      outcome.diagnostics = lint(document, options);
+      outcome.diagnostics = lint(document, options).map(reported);
     } else {
-      outcome.diagnostics = result.diagnostics;
+      outcome.diagnostics = result.diagnostics.map(reported);
       outcome.fixed = changed ? result.applied : 0;
       if (changed) checked = new PythonDocument(uri, result.text);
       // Files checked later that import this one see it as it is now.
       if (changed && settings.workspace?.has(file)) settings.workspace.update(file, result.text);
     }
   } else {
-    outcome.diagnostics = lint(document, options);
+    outcome.diagnostics = lint(document, options).map(reported);
   }
   // The review lints again: it needs the model as well as the findings, and reviews are read by people, a few files at a time.
   if (settings.reviewTitle) outcome.review = reviewMarkdown(checked, { ...options, title: settings.reviewTitle(file) });
   outcome.errors.push(...ruleErrors);
   return outcome;
+}
+
+function reported(diagnostic: Diagnostic): ReportedDiagnostic {
+  const { code, name, severity, message, range, fix } = diagnostic;
+  return { code, name, severity, message, range, ...(fix ? { fix: { title: fix.title, safe: fix.safe } } : {}) };
 }
 
 /** The file's pin; a project file no reader can make sense of is reported with the file, which is still checked. */

@@ -1,16 +1,16 @@
 /** The whole command: arguments in, output written, exit status out. main.ts only wires it to the process. */
 import { packageVersion } from "../docs/location";
 import { GitBaselines } from "../engine/git";
-import { AirflowVersionResolver, diskProjectFiles } from "../engine/project";
 import { parseCliArgs, PROGRAM, USAGE, UsageError, CliOptions, Format } from "./args";
-import { baselineNeed, checkFile, CheckSettings } from "./check";
+import { baselineNeed, checkFile } from "./check";
 import { findPythonFiles, mapConcurrently, missingPaths } from "./files";
-import { buildReport, displayPath, exitStatus, RunReport } from "./findings";
+import { buildReport, exitStatus, RunReport } from "./findings";
+import { checkJob, checkSettings } from "./job";
 import { formatJson } from "./json";
+import { checkInThreads, threadCount } from "./parallel";
 import { formatReview } from "./review";
 import { formatSarif } from "./sarif";
 import { formatText } from "./text";
-import { cliWorkspace } from "./workspace";
 
 /** Files read, linted and (for AS301) compared with git at once: enough to overlap I/O and git, few enough for large trees. */
 const CONCURRENT_FILES = 8;
@@ -19,6 +19,8 @@ export interface Io {
   cwd: string;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
+  /** Where many files may be checked on several threads: the script a worker runs, and a thread count tests can force. */
+  threads?: { script: string; forced?: number };
 }
 
 const FORMATTERS: Record<Format, (report: RunReport) => string> = { text: formatText, json: formatJson, sarif: formatSarif, review: formatReview };
@@ -47,7 +49,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   }
 
   // One git process per repository for the whole run; disposing it ends them.
-  const baselines = new GitBaselines({ onProblem: (message) => io.stderr(`${PROGRAM}: warning: ${message}\n`) });
+  const baselines = new GitBaselines({ onProblem: warning(io) });
   try {
     return await checkAll(options, io, baselines);
   } finally {
@@ -56,21 +58,24 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
 }
 
 async function checkAll(options: CliOptions, io: Io, baselines: GitBaselines): Promise<number> {
-  const settings: CheckSettings = {
-    lint: { severities: options.severities, select: options.select, ignore: options.ignore },
-    fix: options.fix,
-    baseline: options.baseline,
-    baselines,
-    workspace: cliWorkspace(io.cwd, options.paths),
-    pins: new AirflowVersionResolver(diskProjectFiles),
-    reviewTitle: options.format === "review" ? (file) => displayPath(file, io.cwd) : undefined,
-  };
+  const job = checkJob(options, io.cwd);
   const search = await findPythonFiles(options.paths, io.cwd);
-  const needsBaseline = baselineNeed(settings);
-  const outcomes = await mapConcurrently(search.files, CONCURRENT_FILES, (file) => checkFile(file, settings, needsBaseline));
+  const threads = io.threads ? threadCount(search.files.length, job, io.threads.forced) : 1;
+  let outcomes;
+  if (io.threads && threads > 1) {
+    outcomes = await checkInThreads(search.files, job, { script: io.threads.script, threads, concurrentFiles: CONCURRENT_FILES, warn: warning(io) });
+  } else {
+    const settings = checkSettings(job, baselines);
+    const needsBaseline = baselineNeed(settings);
+    outcomes = await mapConcurrently(search.files, CONCURRENT_FILES, (file) => checkFile(file, settings, needsBaseline));
+  }
   const report = buildReport(outcomes, search.problems, io.cwd, options.fix);
 
   for (const failure of report.failures) io.stderr(`${PROGRAM}: error: ${failure.path}: ${failure.message}\n`);
   io.stdout(FORMATTERS[options.format](report));
   return exitStatus(report, options.exitZero);
+}
+
+function warning(io: Io): (message: string) => void {
+  return (message) => io.stderr(`${PROGRAM}: warning: ${message}\n`);
 }

@@ -1,0 +1,45 @@
+/**
+ * What a run checks files with, as plain data a worker thread can be sent, and the per-file
+ * settings built from it: each thread builds its own workspace index, pin resolver and git reader.
+ */
+import { LintOptions } from "../engine";
+import { GitBaselines } from "../engine/git";
+import { AirflowVersionResolver, diskProjectFiles } from "../engine/project";
+import { CliOptions } from "./args";
+import { CheckSettings } from "./check";
+import { displayPath } from "./findings";
+import { cliWorkspace } from "./workspace";
+
+export interface CheckJob {
+  cwd: string;
+  /** The paths given on the command line: the workspace's module roots start there. */
+  paths: string[];
+  lint: Pick<LintOptions, "severities" | "select" | "ignore">;
+  fix: boolean;
+  baseline: string;
+  /** `--format review`. */
+  review: boolean;
+}
+
+export function checkJob(options: CliOptions, cwd: string): CheckJob {
+  return {
+    cwd,
+    paths: options.paths,
+    lint: { severities: options.severities, select: options.select, ignore: options.ignore },
+    fix: options.fix,
+    baseline: options.baseline,
+    review: options.format === "review",
+  };
+}
+
+export function checkSettings(job: CheckJob, baselines: GitBaselines): CheckSettings {
+  return {
+    lint: job.lint,
+    fix: job.fix,
+    baseline: job.baseline,
+    baselines,
+    workspace: cliWorkspace(job.cwd, job.paths),
+    pins: new AirflowVersionResolver(diskProjectFiles),
+    reviewTitle: job.review ? (file) => displayPath(file, job.cwd) : undefined,
+  };
+}
