@@ -103,6 +103,27 @@ describe("GitBaselines", () => {
     }
   });
 
+  test("a repository nested in another's folder answers for its own files", async () => {
+    const outer = repository({ "dags/a.py": "outer = 1\n", "dags/deep/b.py": "outer_deep = 1\n" });
+    const inner = path.join(outer.root, "dags", "vendored");
+    fs.mkdirSync(path.join(inner, "deep"), { recursive: true });
+    fs.writeFileSync(path.join(inner, "deep", "c.py"), "inner = 1\n");
+    git(inner, "init", "-q", "--template=");
+    git(inner, "add", ".");
+    git(inner, "commit", "-q", "-m", "inner");
+    const { spawnBatch, started } = countingSpawner();
+    const baselines = new GitBaselines({ spawnBatch });
+    try {
+      // The outer repository is asked about first, so its folders are known before the inner one's.
+      assert.equal(await baselines.committedText(outer.file("dags/a.py")), "outer = 1\n");
+      assert.equal(await baselines.committedText(outer.file("dags/deep/b.py")), "outer_deep = 1\n");
+      assert.equal(await baselines.committedText(path.join(inner, "deep", "c.py")), "inner = 1\n");
+      assert.equal(started.length, 2);
+    } finally {
+      baselines.dispose();
+    }
+  });
+
   test("a path through a symbolic link reads the file it points to", async () => {
     const repo = repository({ "dags/a.py": "linked = 1\n" });
     const elsewhere = new TempFolder("git-baselines-link-");

@@ -4,7 +4,7 @@
  * process that dies or does not answer all mean "no baseline", and the rule stays silent.
  */
 import { ChildProcessWithoutNullStreams, execFile, spawn } from "node:child_process";
-import { promises as fs } from "node:fs";
+import { existsSync, promises as fs } from "node:fs";
 import * as path from "node:path";
 
 /** Committed versions larger than this are not read: no DAG file is that long, and reading one would cost more than it tells. */
@@ -112,10 +112,40 @@ export class GitBaselines {
   private topLevel(directory: string): Promise<string | undefined> {
     let top = this.topLevels.get(directory);
     if (!top) {
-      top = topLevelOf(directory, this.timeoutMs);
+      top = this.knownTopLevel(directory) ?? this.askTopLevel(directory);
       this.topLevels.set(directory, top);
     }
     return top;
+  }
+
+  /** Asks git; the folders between `directory` and its top level hold no `.git` (git would have stopped there), so they share the answer. */
+  private askTopLevel(directory: string): Promise<string | undefined> {
+    const asked = topLevelOf(directory, this.timeoutMs);
+    void asked.then((top) => {
+      if (!top || !directory.startsWith(top + path.sep)) return;
+      for (let current = path.dirname(directory); ; current = path.dirname(current)) {
+        if (!this.topLevels.has(current)) this.topLevels.set(current, asked);
+        if (current === top) break;
+      }
+    });
+    return asked;
+  }
+
+  /**
+   * The answer for `directory` without running git, when it is below a folder already asked about
+   * and no folder on the way holds a `.git` (a nested repository, a submodule): git looks up for
+   * `.git` in the same way, so it would give the same answer. One git process per repository then
+   * answers for all its folders.
+   */
+  private knownTopLevel(directory: string): Promise<string | undefined> | undefined {
+    for (let current = directory; !existsSync(path.join(current, ".git")); ) {
+      const parent = path.dirname(current);
+      if (parent === current) return undefined;
+      const known = this.topLevels.get(parent);
+      if (known) return known;
+      current = parent;
+    }
+    return undefined;
   }
 
   private reader(top: string): BlobReader {
