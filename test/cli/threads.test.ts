@@ -16,13 +16,14 @@ after(removeTrees);
 
 const COUNTER = fromRoot("out", "test", "cli", "countThreads.js");
 
-/** Runs the CLI with a forced thread count (undefined: the CLI decides), answering its output and the threads it started. */
+/** Runs the CLI uncached with a forced thread count (undefined: the CLI decides), answering its output and the threads it started. */
 function runWithThreads(args: readonly string[], cwd: string, threads: number | undefined): CliRun & { started: number } {
   const countFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "thread-count-")), "count");
   try {
     const env: Record<string, string> = { THREAD_COUNT_FILE: countFile };
     if (threads !== undefined) env.AIRFLOW_STATE_LINT_THREADS = String(threads);
-    const run = runCli(args, cwd, { env, nodeArgs: ["--require", COUNTER] });
+    // Without the cache: a run would otherwise answer from the entries the run before it wrote, and lint nothing.
+    const run = runCli(["--no-cache", ...args], cwd, { env, nodeArgs: ["--require", COUNTER] });
     return { ...run, started: Number(fs.readFileSync(countFile, "utf8")) };
   } finally {
     fs.rmSync(path.dirname(countFile), { recursive: true, force: true });

@@ -34,8 +34,15 @@ Options:
   --baseline REV              git revision that AS301 compares external_id_key
                               with (default: HEAD)
   --exit-zero                 exit with 0 even when errors or warnings remain
+  --no-cache                  neither read nor write the cache of findings
+                              (.airflow_state_lint_cache/ in the current
+                              folder; safe to delete)
   -h, --help                  show this help and exit
   -V, --version               show the version and exit
+
+Findings are cached by file content, rule options, the Airflow pin, the git
+baseline, the modules a file imports and the linter's build, so unchanged
+files are not checked again; --fix and --format review do not use the cache.
 
 Exit status:
   0  no error or warning reported (info and hint do not count)
@@ -53,6 +60,7 @@ export interface CliOptions {
   fix: boolean;
   baseline: string;
   exitZero: boolean;
+  cache: boolean;
   help: boolean;
   version: boolean;
 }
@@ -77,6 +85,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         fix: { type: "boolean" },
         baseline: { type: "string" },
         "exit-zero": { type: "boolean" },
+        "no-cache": { type: "boolean" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "V" },
       },
@@ -103,6 +112,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     fix: values.fix ?? false,
     baseline,
     exitZero: values["exit-zero"] ?? false,
+    cache: !(values["no-cache"] ?? false),
     help: values.help ?? false,
     version: values.version ?? false,
   };

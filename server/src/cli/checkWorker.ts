@@ -38,8 +38,9 @@ export function serveChecks(): void {
   if (!port || !isCheckWorker(workerData)) return;
   const { job, concurrentFiles } = workerData;
   const post = (message: FromWorker) => port.postMessage(message);
-  const baselines = new GitBaselines({ onProblem: (message) => post({ type: "warning", message }) });
-  const settings = checkSettings(job, baselines);
+  const warn = (message: string) => post({ type: "warning", message });
+  const baselines = new GitBaselines({ onProblem: warn });
+  const settings = checkSettings(job, baselines, warn);
   const needsBaseline = baselineNeed(settings);
   port.on("message", (message: ToWorker) => {
     if (message.type === "stop") {

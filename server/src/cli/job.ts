@@ -4,6 +4,7 @@
  */
 import { LintOptions } from "../engine";
 import { GitBaselines } from "../engine/git";
+import { CacheLocation, LintCache } from "./cache";
 import { AirflowVersionResolver, diskProjectFiles } from "../engine/project";
 import { CliOptions } from "./args";
 import { CheckSettings } from "./check";
@@ -19,9 +20,11 @@ export interface CheckJob {
   baseline: string;
   /** `--format review`. */
   review: boolean;
+  /** The content cache; absent with `--no-cache`. */
+  cache?: CacheLocation;
 }
 
-export function checkJob(options: CliOptions, cwd: string): CheckJob {
+export function checkJob(options: CliOptions, cwd: string, cache: CacheLocation | undefined): CheckJob {
   return {
     cwd,
     paths: options.paths,
@@ -29,10 +32,13 @@ export function checkJob(options: CliOptions, cwd: string): CheckJob {
     fix: options.fix,
     baseline: options.baseline,
     review: options.format === "review",
+    cache,
   };
 }
 
-export function checkSettings(job: CheckJob, baselines: GitBaselines): CheckSettings {
+export function checkSettings(job: CheckJob, baselines: GitBaselines, warn: (message: string) => void): CheckSettings {
+  // `--fix` writes files and the review needs the model, not only the findings: neither reads nor fills the cache.
+  const cached = job.cache && !job.fix && !job.review;
   return {
     lint: job.lint,
     fix: job.fix,
@@ -41,5 +47,6 @@ export function checkSettings(job: CheckJob, baselines: GitBaselines): CheckSett
     workspace: cliWorkspace(job.cwd, job.paths),
     pins: new AirflowVersionResolver(diskProjectFiles),
     reviewTitle: job.review ? (file) => displayPath(file, job.cwd) : undefined,
+    cache: cached ? new LintCache(job.cache!, job.lint, JSON.stringify([job.cwd, job.paths]), warn) : undefined,
   };
 }

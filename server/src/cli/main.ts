@@ -27,7 +27,7 @@ function main(): void {
     cwd: process.cwd(),
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
-    threads: { script: __filename, forced: forcedThreads(process.env[THREADS_VARIABLE]) },
+    bundle: { script: __filename, forcedThreads: forcedThreads(process.env[THREADS_VARIABLE]) },
   }).then(
     (status) => {
       process.exitCode = status;

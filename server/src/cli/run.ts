@@ -1,13 +1,15 @@
 /** The whole command: arguments in, output written, exit status out. main.ts only wires it to the process. */
+import * as path from "node:path";
 import { packageVersion } from "../docs/location";
 import { GitBaselines } from "../engine/git";
 import { parseCliArgs, PROGRAM, USAGE, UsageError, CliOptions, Format } from "./args";
+import { CACHE_FOLDER, engineIdentity } from "./cache";
 import { baselineNeed, checkFile } from "./check";
 import { findPythonFiles, mapConcurrently, missingPaths } from "./files";
 import { buildReport, exitStatus, RunReport } from "./findings";
 import { checkJob, checkSettings } from "./job";
 import { formatJson } from "./json";
-import { checkInThreads, threadCount } from "./parallel";
+import { checkOnThreads, threadCount } from "./parallel";
 import { formatReview } from "./review";
 import { formatSarif } from "./sarif";
 import { formatText } from "./text";
@@ -19,8 +21,11 @@ export interface Io {
   cwd: string;
   stdout: (text: string) => void;
   stderr: (text: string) => void;
-  /** Where many files may be checked on several threads: the script a worker runs, and a thread count tests can force. */
-  threads?: { script: string; forced?: number };
+  /**
+   * The CLI's bundle, when it runs from one: worker threads run it, and its hash identifies the
+   * engine's build in the cache. Without it, files are checked on the main thread, uncached.
+   */
+  bundle?: { script: string; forcedThreads?: number };
 }
 
 const FORMATTERS: Record<Format, (report: RunReport) => string> = { text: formatText, json: formatJson, sarif: formatSarif, review: formatReview };
@@ -58,17 +63,23 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
 }
 
 async function checkAll(options: CliOptions, io: Io, baselines: GitBaselines): Promise<number> {
-  const job = checkJob(options, io.cwd);
+  const bundle = io.bundle;
+  const cache = bundle && options.cache ? { folder: path.join(io.cwd, CACHE_FOLDER), engine: engineIdentity(bundle.script) } : undefined;
+  const job = checkJob(options, io.cwd, cache);
   const search = await findPythonFiles(options.paths, io.cwd);
-  const threads = io.threads ? threadCount(search.files.length, job, io.threads.forced) : 1;
-  let outcomes;
-  if (io.threads && threads > 1) {
-    outcomes = await checkInThreads(search.files, job, { script: io.threads.script, threads, concurrentFiles: CONCURRENT_FILES, warn: warning(io) });
-  } else {
-    const settings = checkSettings(job, baselines);
-    const needsBaseline = baselineNeed(settings);
-    outcomes = await mapConcurrently(search.files, CONCURRENT_FILES, (file) => checkFile(file, settings, needsBaseline));
-  }
+  const threads = bundle ? threadCount(search.files.length, job, bundle.forcedThreads) : 1;
+  const settings = checkSettings(job, baselines, warning(io));
+  const needsBaseline = baselineNeed(settings);
+  const outcomes =
+    bundle && threads > 1
+      ? await checkOnThreads(search.files, job, settings, needsBaseline, {
+          script: bundle.script,
+          threads,
+          forced: bundle.forcedThreads !== undefined,
+          concurrentFiles: CONCURRENT_FILES,
+          warn: warning(io),
+        })
+      : await mapConcurrently(search.files, CONCURRENT_FILES, (file) => checkFile(file, settings, needsBaseline));
   const report = buildReport(outcomes, search.problems, io.cwd, options.fix);
 
   for (const failure of report.failures) io.stderr(`${PROGRAM}: error: ${failure.path}: ${failure.message}\n`);
