@@ -73,6 +73,22 @@ describe("GitBaselines", () => {
     }
   });
 
+  test("a folder that becomes a repository later is asked about again", async () => {
+    const folder = new TempFolder("git-baselines-later-");
+    folders.push(folder);
+    folder.write("a.py", "later = 1\n");
+    const baselines = new GitBaselines();
+    try {
+      assert.equal(await baselines.committedText(folder.file("a.py")), undefined);
+      git(folder.root, "init", "-q", "--template=");
+      git(folder.root, "add", ".");
+      git(folder.root, "commit", "-q", "-m", "now a repository");
+      assert.equal(await baselines.committedText(folder.file("a.py")), "later = 1\n");
+    } finally {
+      baselines.dispose();
+    }
+  });
+
   test("many files of one repository are served by one process, answered in order", async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 60; i++) files[`dags/sub${i % 4}/f${i}.py`] = `value = ${i}\n${"#".repeat(i * 97)}\n`;

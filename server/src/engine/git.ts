@@ -76,7 +76,7 @@ export interface GitBaselinesOptions {
  * dispose still exits.
  */
 export class GitBaselines {
-  /** Folder → its repository's top level (undefined outside any), asked of git once per folder. */
+  /** Folder → its repository's top level, asked of git once per repository (see `knownTopLevel`). */
   private readonly topLevels = new Map<string, Promise<string | undefined>>();
   /** Top level → the process serving it. */
   private readonly readers = new Map<string, BlobReader>();
@@ -112,8 +112,13 @@ export class GitBaselines {
   private topLevel(directory: string): Promise<string | undefined> {
     let top = this.topLevels.get(directory);
     if (!top) {
-      top = this.knownTopLevel(directory) ?? this.askTopLevel(directory);
-      this.topLevels.set(directory, top);
+      const answer = this.knownTopLevel(directory) ?? this.askTopLevel(directory);
+      this.topLevels.set(directory, answer);
+      // Only a repository is remembered: a folder that is not in one yet (or whose git failed) may be after a `git init`.
+      void answer.then((found) => {
+        if (!found && this.topLevels.get(directory) === answer) this.topLevels.delete(directory);
+      });
+      top = answer;
     }
     return top;
   }
