@@ -37,8 +37,6 @@ export function checkJob(options: CliOptions, cwd: string, cache: CacheLocation 
 }
 
 export function checkSettings(job: CheckJob, baselines: GitBaselines, warn: (message: string) => void): CheckSettings {
-  // `--fix` writes files and the review needs the model, not only the findings: neither reads nor fills the cache.
-  const cached = job.cache && !job.fix && !job.review;
   return {
     lint: job.lint,
     fix: job.fix,
@@ -47,6 +45,7 @@ export function checkSettings(job: CheckJob, baselines: GitBaselines, warn: (mes
     workspace: cliWorkspace(job.cwd, job.paths),
     pins: new AirflowVersionResolver(diskProjectFiles),
     reviewTitle: job.review ? (file) => displayPath(file, job.cwd) : undefined,
-    cache: cached ? new LintCache(job.cache!, job.lint, JSON.stringify([job.cwd, job.paths]), warn) : undefined,
+    // `--fix` writes files and the review needs the model, not only the findings: neither reads nor fills the cache.
+    cache: job.cache && !job.fix && !job.review ? new LintCache(job.cache, job.lint, JSON.stringify([job.cwd, job.paths]), warn) : undefined,
   };
 }
