@@ -73,6 +73,17 @@ describe("CLI: the content cache", () => {
     assert.deepEqual(findings([], root), ["AS102@a.py:6 linted", `AS102@b.py:6 ${POISON}`]);
   });
 
+  test("entries written by checking threads are read by the next run", () => {
+    const root = makeTree({ "a.py": NONE_DAG, "b.py": NONE_DAG, "c.py": NONE_DAG });
+    const threads = { env: { AIRFLOW_STATE_LINT_THREADS: "2" } };
+    const cold = runCli(["--format", "json"], root, threads);
+    assert.equal(cold.stderr, "");
+    assert.equal(poison(root), 3);
+    const warm = runCli(["--format", "json"], root, threads);
+    assert.deepEqual((JSON.parse(warm.stdout) as { message: string }[]).map((f) => f.message), [POISON, POISON, POISON]);
+    assert.equal(warm.status, cold.status);
+  });
+
   test("the folder is ignored by git and tagged as a cache", () => {
     const root = makeTree({ "a.py": NONE_DAG });
     git(root, "init", "-q");

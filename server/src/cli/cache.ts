@@ -134,7 +134,8 @@ export class LintCache {
       await fs.writeFile(temporary, JSON.stringify(entry));
       await fs.rename(temporary, target).catch(async (error: unknown) => {
         await fs.rm(temporary, { force: true });
-        throw error;
+        // Windows refuses to replace a file another run has open: that run wrote the same entry.
+        if (!(await fs.stat(target).catch(() => undefined))) throw error;
       });
     } catch (error) {
       if (this.writeProblemReported) return;
