@@ -36,7 +36,8 @@ function legacyCopy(extra: Tree = {}): string {
 
 describe("CLI: the Airflow version a project pins", () => {
   test("examples/legacy-project: AS501 at the first store use and AS502 at durable=True, naming the pin", () => {
-    const run = runCli(["--format", "json", "examples/legacy-project"], fromRoot());
+    // --no-cache: a run in the checkout itself would leave a cache folder there.
+    const run = runCli(["--no-cache", "--format", "json", "examples/legacy-project"], fromRoot());
     assert.equal(run.status, 1, run.stderr);
     const findings = JSON.parse(run.stdout) as JsonFinding[];
     assert.deepEqual(

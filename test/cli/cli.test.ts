@@ -306,7 +306,7 @@ describe("--help and --version", () => {
     const run = runCli(["--help"], makeTree({}));
     assert.equal(run.status, 0);
     assert.match(run.stdout, /^Usage: airflow-state-lint \[options\] \[paths\.\.\.\]/);
-    for (const option of ["--format", "--select", "--ignore", "--rule-severity", "--fix", "--baseline", "--exit-zero", "--version"]) assert.ok(run.stdout.includes(option), option);
+    for (const option of ["--format", "--select", "--ignore", "--rule-severity", "--fix", "--baseline", "--exit-zero", "--no-cache", "--version"]) assert.ok(run.stdout.includes(option), option);
     assert.equal(runCli(["-h"], makeTree({})).stdout, run.stdout);
   });
 

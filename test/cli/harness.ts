@@ -13,9 +13,21 @@ export interface CliRun {
   stderr: string;
 }
 
-export function runCli(args: readonly string[], cwd: string): CliRun {
+export interface CliEnvironment {
+  /** Added to the child's environment. */
+  env?: Record<string, string>;
+  /** Options for node itself, before the script (e.g. `--require`). */
+  nodeArgs?: readonly string[];
+}
+
+export function runCli(args: readonly string[], cwd: string, environment: CliEnvironment = {}): CliRun {
   if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (npm test does).`);
-  const result = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", timeout: 60_000 });
+  const result = spawnSync(process.execPath, [...(environment.nodeArgs ?? []), CLI, ...args], {
+    cwd,
+    encoding: "utf8",
+    timeout: 60_000,
+    env: { ...process.env, ...environment.env },
+  });
   if (result.error) throw result.error;
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }

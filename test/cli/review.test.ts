@@ -1,5 +1,5 @@
 /**
- * `airflow-state-lint --format review`: the engine's Markdown review of each file (engine/review.ts
+ * `airflow-state-lint --format review`: the engine's Markdown review of each file (engine/features/review.ts
  * has its own tests of the text), titled with the path as the other formats show it, in path order,
  * separated by a horizontal rule, with the exit status of the text format.
  */

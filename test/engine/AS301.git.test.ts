@@ -1,5 +1,5 @@
 /**
- * AS301 against a real git repository: the baseline comes from `committedText` (git show HEAD:path),
+ * AS301 against a real git repository: the baseline comes from `GitBaselines` (git cat-file --batch),
  * exactly as the CLI and the language server obtain it.
  */
 import assert from "node:assert/strict";
@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { applyEdits, Diagnostic, lint, PythonDocument } from "../../server/src/engine";
-import { committedText } from "../../server/src/engine/project/git";
+import { GitBaselines } from "../../server/src/engine/project/git";
 import { git, resumableOperator } from "../support/git";
 
 const OPERATOR = resumableOperator("BatchOperator", "batch_job_id");
@@ -18,6 +18,12 @@ const RENAMED = OPERATOR.replace(`"batch_job_id"`, `"batch_run_id"`);
 /** The operator without an `external_id_key`: it stores its job ids under the mixin's default key. */
 const DEFAULT_KEY_OPERATOR = resumableOperator("BatchOperator");
 
+
+/** One reader for the whole suite, as the CLI has one per run. */
+const baselines = new GitBaselines();
+after(() => baselines.dispose());
+
+const committedText = (file: string, revision?: string) => baselines.committedText(file, revision);
 
 /** Lints a file on disk against its committed text, as the CLI does. */
 async function lintAgainstHead(file: string): Promise<{ text: string; diagnostics: Diagnostic[] }> {

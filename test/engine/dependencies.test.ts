@@ -1,6 +1,6 @@
 /**
- * The task graph of a DAG file (semantic/dependencies.ts), the edits that rewire it (rewiring.ts),
- * the submit-and-poll splits found on it (semantic/submitAndPoll.ts) and the two ways of folding a
+ * The task graph of a DAG file (airflow/dependencies.ts), the edits that rewire it (fixes/rewiring.ts),
+ * the submit-and-poll splits found on it (airflow/submitAndPoll.ts) and the two ways of folding a
  * split into one task (submitAndPollRewrites.ts): what fixtures cannot show on their own.
  */
 import assert from "node:assert/strict";

@@ -1,5 +1,5 @@
 /**
- * The edit builders of server/src/engine/fixes.ts, asserted on the exact text they produce:
+ * The edit builders of server/src/engine/fixes/edits.ts, asserted on the exact text they produce:
  * `ensureImported` in every import style a DAG file may use, `removeArgument` in every call layout.
  */
 import assert from "node:assert/strict";

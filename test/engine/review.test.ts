@@ -1,5 +1,5 @@
 /**
- * The Markdown review of a DAG file (engine/review.ts): its exact structure, the categories findings
+ * The Markdown review of a DAG file (engine/features/review.ts): its exact structure, the categories findings
  * are grouped under, before/after snippets that are the rules' own fixes applied to the file, and the
  * submit-and-poll trade-off written out for each split.
  */

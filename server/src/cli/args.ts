@@ -1,6 +1,7 @@
 /** The command line: parsing with node's `util.parseArgs`, validation, and the help text. */
 import { parseArgs } from "node:util";
 import { allRules, SeveritySetting } from "../engine";
+import { isUsableRevision } from "../engine/project/git";
 
 export const PROGRAM = "airflow-state-lint";
 
@@ -33,8 +34,15 @@ Options:
   --baseline REV              git revision that AS301 compares external_id_key
                               with (default: HEAD)
   --exit-zero                 exit with 0 even when errors or warnings remain
+  --no-cache                  neither read nor write the cache of findings
+                              (.airflow_state_lint_cache/ in the current
+                              folder; safe to delete)
   -h, --help                  show this help and exit
   -V, --version               show the version and exit
+
+Findings are cached by file content, rule options, the Airflow pin, the git
+baseline, the modules a file imports and the linter's build, so unchanged
+files are not checked again; --fix and --format review do not use the cache.
 
 Exit status:
   0  no error or warning reported (info and hint do not count)
@@ -52,6 +60,7 @@ export interface CliOptions {
   fix: boolean;
   baseline: string;
   exitZero: boolean;
+  cache: boolean;
   help: boolean;
   version: boolean;
 }
@@ -76,6 +85,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
         fix: { type: "boolean" },
         baseline: { type: "string" },
         "exit-zero": { type: "boolean" },
+        "no-cache": { type: "boolean" },
         help: { type: "boolean", short: "h" },
         version: { type: "boolean", short: "V" },
       },
@@ -91,8 +101,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     throw new UsageError(`--format must be one of ${FORMATS.join(", ")}; got "${format}".`);
   }
   const baseline = values.baseline ?? "HEAD";
-  // git would read a revision starting with a dash as one of its own options.
-  if (baseline.trim() === "" || baseline.startsWith("-")) throw new UsageError(`--baseline needs a git revision, e.g. HEAD or main; got "${baseline}".`);
+  if (!isUsableRevision(baseline)) throw new UsageError(`--baseline needs a git revision, e.g. HEAD or main; got "${baseline}".`);
 
   return {
     paths: positionals.length > 0 ? positionals : ["."],
@@ -103,6 +112,7 @@ export function parseCliArgs(argv: readonly string[]): CliOptions {
     fix: values.fix ?? false,
     baseline,
     exitZero: values["exit-zero"] ?? false,
+    cache: !(values["no-cache"] ?? false),
     help: values.help ?? false,
     version: values.version ?? false,
   };

@@ -1,5 +1,5 @@
 /**
- * `--format review`: each file's Markdown review (engine/review.ts), titled with its path as the
+ * `--format review`: each file's Markdown review (engine/features/review.ts), titled with its path as the
  * other formats show it, in path order, separated by a horizontal rule.
  */
 import { RunReport } from "./findings";

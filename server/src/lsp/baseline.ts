@@ -5,7 +5,7 @@
  * so there is no baseline and AS301 stays silent.
  */
 import { fileURLToPath } from "node:url";
-import { committedText } from "../engine";
+import { GitBaselines } from "../engine/project/git";
 import { errorText, Logger } from "./logger";
 
 interface Entry {
@@ -16,13 +16,22 @@ interface Entry {
 
 export class BaselineStore {
   private readonly entries = new Map<string, Entry>();
+  /** One git process per repository for the server's lifetime; none in an untrusted workspace. */
+  private readonly git: GitBaselines | undefined;
 
   constructor(
-    private readonly trusted: boolean,
+    trusted: boolean,
     /** Called when a document's baseline changed and it should be linted again. */
     private readonly changed: (uri: string) => void,
     private readonly log: Logger,
-  ) {}
+  ) {
+    this.git = trusted ? new GitBaselines({ onProblem: (message) => log.error(message) }) : undefined;
+  }
+
+  /** Ends the git processes (on shutdown). */
+  dispose(): void {
+    this.git?.dispose();
+  }
 
   /** The baseline known now; undefined until a fetch has answered, and always in untrusted workspaces. */
   textFor(uri: string): string | undefined {
@@ -44,7 +53,8 @@ export class BaselineStore {
   }
 
   private fetch(uri: string): void {
-    if (!this.trusted || !uri.startsWith("file:")) return;
+    const git = this.git;
+    if (!git || !uri.startsWith("file:")) return;
     let path: string;
     try {
       path = fileURLToPath(uri);
@@ -54,7 +64,7 @@ export class BaselineStore {
     const entry = this.entries.get(uri) ?? { text: undefined, generation: 0 };
     const generation = ++entry.generation;
     this.entries.set(uri, entry);
-    committedText(path).then(
+    git.committedText(path).then(
       (text) => {
         if (this.entries.get(uri) !== entry || entry.generation !== generation || entry.text === text) return;
         entry.text = text;

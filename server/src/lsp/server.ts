@@ -259,6 +259,7 @@ export function startServer(workerScript: string): void {
   connection.onShutdown(() => {
     services?.scheduler.dispose();
     services?.worker.dispose();
+    services?.baseline.dispose();
   });
 
   connection.listen();

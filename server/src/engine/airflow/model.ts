@@ -1,5 +1,5 @@
 /**
- * The semantic model of one DAG file: the Python model (model.ts) and what Airflow makes of it:
+ * The semantic model of one DAG file: the Python model (python/model.ts) and what Airflow makes of it:
  * TaskFlow tasks and the operators that run functions as tasks, DAGs and their `default_args`, and
  * the state stores' calls. What rules ask about instead of re-walking the tree; the store calls are
  * found on first use.

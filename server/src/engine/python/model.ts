@@ -1,6 +1,6 @@
 /**
  * The Python model of one file: scopes, bindings, imports, functions, classes and calls, as Python
- * resolves names. It knows nothing of Airflow; the Airflow layer's `SemanticModel` (airflowModel.ts)
+ * resolves names. It knows nothing of Airflow; the Airflow layer's `SemanticModel` (airflow/model.ts)
  * builds on it. Built once per parse; calls are worked out on first use.
  */
 import { AnalysisContext } from "../context";

@@ -1,0 +1,212 @@
+/**
+ * The CLI's content cache (.airflow_state_lint_cache/): an entry answers only for the same file,
+ * settings, pin, baseline and workspace modules. A run that used an entry is told apart from one
+ * that linted by rewriting the entries' messages ("poisoning" them): a run that prints the
+ * rewritten message read the cache.
+ */
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { after, describe, test } from "node:test";
+import { git, resumableOperator } from "../support/git";
+import { CLI, makeTree, removeTrees, runCli, writeTree } from "./harness";
+
+after(removeTrees);
+
+const CACHE = ".airflow_state_lint_cache";
+const POISON = "FROM THE CACHE";
+
+const NONE_DAG = `from airflow.sdk import task
+
+
+@task
+def forget_cursor(task_state_store=None):
+    task_state_store.set("cursor", None)
+`;
+
+const OPERATORS = resumableOperator("SparkOp", "spark_job_id");
+
+const ETL_DAG = `from airflow.sdk import DAG
+from include.operators import SparkOp
+
+with DAG("etl"):
+    SparkOp(task_id="x", retries=0)
+`;
+
+/** The entry files of every engine build in the cache. */
+function entries(root: string): string[] {
+  const folder = path.join(root, CACHE);
+  if (!fs.existsSync(folder)) return [];
+  return fs
+    .readdirSync(folder, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .flatMap((build) => fs.readdirSync(path.join(folder, build.name)).map((name) => path.join(folder, build.name, name)));
+}
+
+/** Rewrites the message of every cached finding, so a run that reads an entry shows it. Answers how many entries it rewrote. */
+function poison(root: string): number {
+  const files = entries(root).filter((file) => file.endsWith(".json"));
+  for (const file of files) {
+    const entry = JSON.parse(fs.readFileSync(file, "utf8")) as { diagnostics: { message: string }[] };
+    for (const diagnostic of entry.diagnostics) diagnostic.message = POISON;
+    fs.writeFileSync(file, JSON.stringify(entry));
+  }
+  return files.length;
+}
+
+/** `code:line message` of each JSON finding of a run that must succeed without a word on stderr. */
+function findings(args: string[], cwd: string): string[] {
+  const run = runCli(["--format", "json", ...args], cwd);
+  assert.equal(run.stderr, "");
+  assert.ok(run.status === 0 || run.status === 1, `exit ${run.status}`);
+  return (JSON.parse(run.stdout) as { code: string; path: string; line: number; message: string }[]).map((f) => `${f.code}@${f.path}:${f.line} ${f.message === POISON ? POISON : "linted"}`);
+}
+
+describe("CLI: the content cache", () => {
+  test("a second run over unchanged files reads the entries; a changed file is linted again", () => {
+    const root = makeTree({ "a.py": NONE_DAG, "b.py": NONE_DAG });
+    assert.deepEqual(findings([], root), ["AS102@a.py:6 linted", "AS102@b.py:6 linted"]);
+    assert.equal(poison(root), 2);
+    assert.deepEqual(findings([], root), [`AS102@a.py:6 ${POISON}`, `AS102@b.py:6 ${POISON}`]);
+    writeTree(root, { "a.py": NONE_DAG + "\n# edited\n" });
+    assert.deepEqual(findings([], root), ["AS102@a.py:6 linted", `AS102@b.py:6 ${POISON}`]);
+  });
+
+  test("entries written by checking threads are read by the next run", () => {
+    const root = makeTree({ "a.py": NONE_DAG, "b.py": NONE_DAG, "c.py": NONE_DAG });
+    const threads = { env: { AIRFLOW_STATE_LINT_THREADS: "2" } };
+    const cold = runCli(["--format", "json"], root, threads);
+    assert.equal(cold.stderr, "");
+    assert.equal(poison(root), 3);
+    const warm = runCli(["--format", "json"], root, threads);
+    assert.deepEqual((JSON.parse(warm.stdout) as { message: string }[]).map((f) => f.message), [POISON, POISON, POISON]);
+    assert.equal(warm.status, cold.status);
+  });
+
+  test("the folder is ignored by git and tagged as a cache", () => {
+    const root = makeTree({ "a.py": NONE_DAG });
+    git(root, "init", "-q");
+    findings([], root);
+    assert.equal(fs.readFileSync(path.join(root, CACHE, ".gitignore"), "utf8").split("\n").filter((line) => !line.startsWith("#")).join(""), "*");
+    assert.match(fs.readFileSync(path.join(root, CACHE, "CACHEDIR.TAG"), "utf8"), /^Signature: 8a477f597d28d172789f06886806bc55/);
+    assert.equal(git(root, "status", "--porcelain", "--untracked-files=all"), "?? a.py");
+  });
+
+  test("other rule settings miss", () => {
+    const root = makeTree({ "a.py": NONE_DAG });
+    findings([], root);
+    poison(root);
+    assert.deepEqual(findings(["--rule-severity", "AS102=warning"], root), ["AS102@a.py:6 linted"]);
+    assert.deepEqual(findings(["--select", "AS1"], root), ["AS102@a.py:6 linted"]);
+    assert.deepEqual(findings(["--ignore", "AS102"], root), []);
+    assert.deepEqual(findings([], root), [`AS102@a.py:6 ${POISON}`]);
+  });
+
+  test("a new Airflow pin for the project misses", () => {
+    const root = makeTree({ ".git/HEAD": "ref: refs/heads/main\n", "dags/a.py": NONE_DAG });
+    assert.deepEqual(findings([], root), ["AS102@dags/a.py:6 linted"]);
+    poison(root);
+    writeTree(root, { "requirements.txt": "apache-airflow==2.10.5\n" });
+    assert.deepEqual(findings([], root), ["AS501@dags/a.py:6 linted", "AS102@dags/a.py:6 linted"]);
+  });
+
+  test("a new committed version (AS301's baseline) misses", () => {
+    const root = makeTree({ "dags/spark.py": resumableOperator("SparkJob", "spark_run_id") });
+    git(root, "init", "-q");
+    git(root, "add", ".");
+    git(root, "commit", "-q", "-m", "first key");
+    writeTree(root, { "dags/spark.py": resumableOperator("SparkJob", "spark_job_id") });
+    const as301 = (args: string[] = []) => findings(["--select", "AS301", ...args], root);
+    assert.deepEqual(as301(), ["AS301@dags/spark.py:5 linted"]);
+    poison(root);
+    assert.deepEqual(as301(), [`AS301@dags/spark.py:5 ${POISON}`]);
+    git(root, "commit", "-q", "-am", "deployed key");
+    assert.deepEqual(as301(), []);
+  });
+
+  test("a change to an imported module, to a module it imports, or a module appearing where one was looked for misses", () => {
+    const root = makeTree({
+      "include/base.py": OPERATORS,
+      "include/operators.py": "from include.base import SparkOp\n",
+      "dags/etl.py": ETL_DAG,
+      "dags/elsewhere.py": ETL_DAG.replace("from include.operators", "from vendor.operators"),
+    });
+    const as305 = () => findings(["--select", "AS305", "dags"], root);
+    assert.deepEqual(as305(), ["AS305@dags/etl.py:5 linted"]);
+    poison(root);
+    assert.deepEqual(as305(), [`AS305@dags/etl.py:5 ${POISON}`]);
+    // The mixin goes from the module two imports away.
+    writeTree(root, { "include/base.py": OPERATORS.replace("class SparkOp(ResumableJobMixin, BaseOperator):", "class SparkOp(BaseOperator):") });
+    assert.deepEqual(as305(), []);
+    writeTree(root, { "vendor/operators.py": OPERATORS });
+    assert.deepEqual(as305(), ["AS305@dags/elsewhere.py:5 linted"]);
+  });
+
+  test("a corrupt entry is ignored and replaced", () => {
+    const root = makeTree({ "a.py": NONE_DAG, "b.py": NONE_DAG, "c.py": NONE_DAG });
+    findings([], root);
+    const [first, second, third] = entries(root).filter((file) => file.endsWith(".json"));
+    fs.writeFileSync(first, "{ not json");
+    fs.writeFileSync(second, JSON.stringify({ format: 1, key: "another key", workspace: "", dependencies: [], diagnostics: [] }));
+    fs.writeFileSync(third, JSON.stringify({ ...JSON.parse(fs.readFileSync(third, "utf8")), diagnostics: [{ code: 7 }] }));
+    assert.deepEqual(findings([], root), ["AS102@a.py:6 linted", "AS102@b.py:6 linted", "AS102@c.py:6 linted"]);
+    for (const file of [first, second, third]) assert.doesNotThrow(() => JSON.parse(fs.readFileSync(file, "utf8")));
+  });
+
+  test("a cache that cannot be written is said once, and the run is the same", () => {
+    const root = makeTree({ "a.py": NONE_DAG, "b.py": NONE_DAG, [CACHE]: "a file where the cache folder would go\n" });
+    const run = runCli(["--format", "json"], root);
+    const uncached = runCli(["--format", "json", "--no-cache"], root);
+    assert.equal(run.status, 1);
+    assert.equal(run.stdout, uncached.stdout);
+    const warnings = run.stderr.split("\n").filter((line) => line !== "");
+    assert.equal(warnings.length, 1);
+    assert.match(warnings[0], /^airflow-state-lint: warning: could not write the cache in .*, so this run was not cached/);
+  });
+
+  test("--no-cache neither reads nor writes the cache", () => {
+    const root = makeTree({ "a.py": NONE_DAG });
+    assert.deepEqual(findings(["--no-cache"], root), ["AS102@a.py:6 linted"]);
+    assert.equal(fs.existsSync(path.join(root, CACHE)), false);
+    findings([], root);
+    poison(root);
+    assert.deepEqual(findings(["--no-cache"], root), ["AS102@a.py:6 linted"]);
+  });
+
+  test("--fix and --format review lint every file", () => {
+    const root = makeTree({ "a.py": NONE_DAG });
+    findings([], root);
+    poison(root);
+    assert.doesNotMatch(runCli(["--format", "review"], root).stdout, new RegExp(POISON));
+    const fixed = runCli(["--fix", "--format", "json"], root);
+    assert.doesNotMatch(fixed.stdout, new RegExp(POISON));
+  });
+
+  test("runs at the same time each give the full result, and leave no temporary file", async () => {
+    const tree: Record<string, string> = {};
+    for (let i = 0; i < 40; i++) tree[`dags/f${i}.py`] = `${NONE_DAG}\n# file ${i}\n`;
+    const root = makeTree(tree);
+    const expected = runCli(["--format", "json", "--no-cache"], root).stdout;
+    const runs = await Promise.all(
+      Array.from(
+        { length: 4 },
+        () =>
+          new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+            const child = spawn(process.execPath, [CLI, "--format", "json"], { cwd: root });
+            let stdout = "";
+            let stderr = "";
+            child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+            child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+            child.on("error", reject);
+            child.on("close", (status) => resolve({ status, stdout, stderr }));
+          }),
+      ),
+    );
+    for (const run of runs) assert.deepEqual(run, { status: 1, stdout: expected, stderr: "" });
+    const files = entries(root);
+    assert.equal(files.filter((file) => file.endsWith(".tmp")).length, 0);
+    assert.equal(files.length, 40);
+    assert.equal(runCli(["--format", "json"], root).stdout, expected);
+  });
+});
