@@ -117,11 +117,18 @@ export interface StoreCall {
   function?: FunctionInfo;
 }
 
+/** How the store an expression evaluates to is found: known at once, or from another expression's. */
+type StoreStep =
+  | { kind: "answer"; answer: StoreReference | undefined }
+  | { kind: "depends"; on: SyntaxNode; answer: (inner: StoreReference | undefined) => StoreReference | undefined };
+
 const TASK_DECORATOR = /^airflow\.(sdk|decorators)\.task(\.[A-Za-z_]+)?$/;
 const DAG_DECORATOR = /^airflow\.(sdk|decorators)\.dag$/;
 const DAG_CLASS = /^airflow\.(sdk|models|models\.dag|sdk\.definitions\.dag)?\.?DAG$/;
 /** A Python operator, or its `.partial(...)` for mapped tasks: either names the task's callable. */
 const PYTHON_OPERATOR = /^airflow\..*\.(PythonOperator|PythonVirtualenvOperator|ExternalPythonOperator|BranchPythonOperator|ShortCircuitOperator)(\.partial)?$/;
+/** Target nodes whose names are bound by unpacking (`a, [b, *c] = ...`). */
+const UNPACKING_TYPES = ["pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "list_splat_pattern", "parenthesized_expression"];
 const STORE_METHODS: readonly StoreMethod[] = ["get", "set", "delete", "clear"];
 const SCOPE_TYPES = ["function_definition", "class_definition"];
 /** The nodes that bind names. */
@@ -149,6 +156,7 @@ export class SemanticModel {
   private dagList?: DagInfo[];
   private storeCallList?: StoreCall[];
   private readonly storeRefs = new Map<number, StoreReference | null>();
+  private classesByName?: Map<string, ClassInfo[]>;
 
   constructor(
     readonly tree: Tree,
@@ -261,7 +269,26 @@ export class SemanticModel {
   }
 
   classNamed(name: string): ClassInfo | undefined {
-    return this.classes.find((c) => c.name === name);
+    return this.classesNamed(name)[0];
+  }
+
+  /** Every class of this file defined under `name`, in document order. */
+  classesNamed(name: string): readonly ClassInfo[] {
+    if (!this.classesByName) {
+      this.classesByName = new Map();
+      for (const cls of this.classes) {
+        const named = this.classesByName.get(cls.name);
+        if (named) named.push(cls);
+        else this.classesByName.set(cls.name, [cls]);
+      }
+    }
+    return this.classesByName.get(name) ?? [];
+  }
+
+  /** The class whose name `nameNode` is (the target of a `class` binding). */
+  classDefinedBy(nameNode: SyntaxNode): ClassInfo | undefined {
+    const id = nameNode.id;
+    return this.classesNamed(nameNode.text).find((c) => c.nameNode.id === id);
   }
 
   // ---- calls, DAGs, operators ----
@@ -284,23 +311,42 @@ export class SemanticModel {
 
   /** The classes defined in this file whose bases include `qualifiedOrLocalName`, directly or through other classes of the file. */
   subclassesOf(isBase: (qualifiedName: string) => boolean): ClassInfo[] {
-    const memo = new Map<string, boolean>();
-    const derives = (cls: ClassInfo, seen: Set<string>): boolean => {
-      if (memo.has(cls.name)) return memo.get(cls.name)!;
-      let result = false;
-      for (const base of cls.baseNames) {
-        if (!base) continue;
-        if (isBase(base)) result = true;
-        else {
-          const local = this.classNamed(base);
-          if (local && !seen.has(local.name)) result = derives(local, new Set([...seen, local.name]));
+    // Whether each class name derives, worked out once per name. The chain of bases is followed with
+    // an explicit stack, since it can be as long as the file; a name met again while its own answer is
+    // pending is a cycle, which derives from nothing.
+    const derives = new Map<string, boolean>();
+    const pending = new Set<string>();
+    const answer = (cls: ClassInfo): boolean => {
+      const stack: { cls: ClassInfo; next: number }[] = [{ cls, next: 0 }];
+      pending.add(cls.name);
+      let found: boolean | undefined;
+      while (stack.length > 0) {
+        const top = stack[stack.length - 1];
+        if (found === undefined) {
+          const base = top.cls.baseNames[top.next++];
+          if (top.next > top.cls.baseNames.length) found = false;
+          else if (!base) continue;
+          else if (isBase(base)) found = true;
+          else {
+            const local = this.classNamed(base);
+            const known = local && derives.get(local.name);
+            if (known) found = true;
+            else if (local && known === undefined && !pending.has(local.name)) {
+              pending.add(local.name);
+              stack.push({ cls: local, next: 0 });
+            }
+            continue;
+          }
         }
-        if (result) break;
+        // `found` is the answer of `top`; a parent goes on with its next base unless it is true.
+        derives.set(top.cls.name, found);
+        pending.delete(top.cls.name);
+        stack.pop();
+        if (!found) found = undefined;
       }
-      memo.set(cls.name, result);
-      return result;
+      return derives.get(cls.name)!;
     };
-    return this.classes.filter((c) => derives(c, new Set([c.name])));
+    return this.classes.filter((c) => derives.get(c.name) ?? answer(c));
   }
 
   // ---- state stores ----
@@ -338,51 +384,59 @@ export class SemanticModel {
    * `asset_state_store[ASSET]`, or a name bound once to one of these.
    */
   storeReference(expression: SyntaxNode): StoreReference | undefined {
-    const node = unparenthesize(expression);
-    const key = node.id;
-    const cached = this.storeRefs.get(key);
-    if (cached !== undefined) return cached ?? undefined;
-    this.storeRefs.set(key, null); // guards against cycles through bindings
-    const found = this.computeStoreReference(node);
-    this.storeRefs.set(key, found ?? null);
-    return found;
+    // Chains of subscripts and of names bound to names can be as long as the file: the expressions
+    // each answer depends on are followed in a loop, then answered innermost first.
+    const chain: { node: SyntaxNode; step: StoreStep }[] = [];
+    let node: SyntaxNode | undefined = unparenthesize(expression);
+    while (node && !this.storeRefs.has(node.id)) {
+      this.storeRefs.set(node.id, null); // guards against cycles through bindings
+      const step = this.storeStep(node);
+      chain.push({ node, step });
+      node = step.kind === "depends" ? unparenthesize(step.on) : undefined;
+    }
+    let inner = node ? this.storeRefs.get(node.id) ?? undefined : undefined;
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const { node: outer, step } = chain[i];
+      inner = step.kind === "depends" ? step.answer(inner) : step.answer;
+      this.storeRefs.set(outer.id, inner ?? null);
+    }
+    return inner;
   }
 
-  private computeStoreReference(node: SyntaxNode): StoreReference | undefined {
+  /** The store `node` is, or the expression whose store decides it. */
+  private storeStep(node: SyntaxNode): StoreStep {
+    const answer = (reference: StoreReference | undefined): StoreStep => ({ kind: "answer", answer: reference });
     switch (node.type) {
       case "subscript": {
         const index = node.childForFieldName("subscript");
         const value = node.childForFieldName("value")!;
         const contextKey = plainString(index);
-        if (contextKey === "task_state_store") return { kind: "task", node, indexed: false };
-        if (contextKey === "asset_state_store") return { kind: "asset", node, indexed: false };
-        const inner = this.storeReference(value);
-        if (inner?.kind === "asset" && !inner.indexed && index) return { kind: "asset", node, indexed: true, asset: index };
-        return undefined;
+        if (contextKey === "task_state_store") return answer({ kind: "task", node, indexed: false });
+        if (contextKey === "asset_state_store") return answer({ kind: "asset", node, indexed: false });
+        return { kind: "depends", on: value, answer: (inner) => (inner?.kind === "asset" && !inner.indexed && index ? { kind: "asset", node, indexed: true, asset: index } : undefined) };
       }
       case "call": {
         const fn = node.childForFieldName("function");
-        if (fn?.type !== "attribute" || fn.childForFieldName("attribute")?.text !== "get") return undefined;
+        if (fn?.type !== "attribute" || fn.childForFieldName("attribute")?.text !== "get") return answer(undefined);
         const contextKey = plainString(callArguments(node).positional[0]);
-        if ((contextKey !== "task_state_store" && contextKey !== "asset_state_store") || this.storeReference(fn.childForFieldName("object")!)) return undefined;
-        return { kind: contextKey === "task_state_store" ? "task" : "asset", node, indexed: false };
+        if (contextKey !== "task_state_store" && contextKey !== "asset_state_store") return answer(undefined);
+        const kind = contextKey === "task_state_store" ? "task" : "asset";
+        // `store.get("task_state_store")` reads the store, not the context.
+        return { kind: "depends", on: fn.childForFieldName("object")!, answer: (inner) => (inner ? undefined : { kind, node, indexed: false }) };
       }
       case "identifier": {
         const binding = this.bindingOf(node) ?? this.storeParameterRebinding(node);
-        if (!binding) return undefined;
+        if (!binding) return answer(undefined);
         if (binding.kind === "parameter") {
-          if (node.text === "task_state_store") return { kind: "task", node, indexed: false };
-          if (node.text === "asset_state_store") return { kind: "asset", node, indexed: false };
-          return undefined;
+          if (node.text === "task_state_store") return answer({ kind: "task", node, indexed: false });
+          if (node.text === "asset_state_store") return answer({ kind: "asset", node, indexed: false });
+          return answer(undefined);
         }
-        if (binding.kind === "assign" && binding.value) {
-          const bound = this.storeReference(binding.value);
-          return bound ? { ...bound, node } : undefined;
-        }
-        return undefined;
+        if (binding.kind === "assign" && binding.value) return { kind: "depends", on: binding.value, answer: (bound) => (bound ? { ...bound, node } : undefined) };
+        return answer(undefined);
       }
       default:
-        return undefined;
+        return answer(undefined);
     }
   }
 
@@ -437,12 +491,12 @@ export class SemanticModel {
         for (const p of fn.parameters) scope.add({ name: p.name, kind: "parameter", target: p.nameNode, value: p.default });
       }
     }
-    for (const cls of this.classes) {
-      for (const fn of this.functions) {
-        if (fn.scope.parent === cls.scope) {
-          fn.enclosingClass = cls;
-          cls.methods.set(fn.name, fn);
-        }
+    const classesByScope = new Map(this.classes.map((cls) => [cls.scope, cls]));
+    for (const fn of this.functions) {
+      const cls = fn.scope.parent && classesByScope.get(fn.scope.parent);
+      if (cls) {
+        fn.enclosingClass = cls;
+        cls.methods.set(fn.name, fn);
       }
     }
   }
@@ -515,30 +569,36 @@ export class SemanticModel {
   }
 
   private bindAssignment(left: SyntaxNode | null, right: SyntaxNode | null): void {
-    if (!left) return;
-    if (left.type === "identifier") {
-      // `x: int` alone declares without binding.
-      if (right) this.scopeOf(left).add({ name: left.text, kind: "assign", target: left, value: right });
-      return;
+    // Nested unpacking is taken apart with a stack (it can nest as deep as the file is long), in
+    // document order.
+    const pending: [SyntaxNode | null, SyntaxNode | null][] = [[left, right]];
+    for (let next = pending.pop(); next; next = pending.pop()) {
+      const [target, value] = next;
+      if (!target) continue;
+      if (target.type === "identifier") {
+        // `x: int` alone declares without binding.
+        if (value) this.scopeOf(target).add({ name: target.text, kind: "assign", target, value });
+        continue;
+      }
+      // `a, b = 1, 2` pairs up; any other unpacking binds names to unknown values.
+      const targets = target.type === "pattern_list" || target.type === "tuple_pattern" ? target.namedChildren : undefined;
+      const values = value && (value.type === "expression_list" || value.type === "tuple") ? value.namedChildren : undefined;
+      if (targets && values && targets.length === values.length) {
+        for (let i = targets.length - 1; i >= 0; i--) pending.push([targets[i], values[i]]);
+      } else this.bindTargets(target, "other");
     }
-    // `a, b = 1, 2` pairs up; any other unpacking binds names to unknown values.
-    const targets = left.type === "pattern_list" || left.type === "tuple_pattern" ? left.namedChildren : undefined;
-    const values = right && (right.type === "expression_list" || right.type === "tuple") ? right.namedChildren : undefined;
-    if (targets && values && targets.length === values.length) {
-      targets.forEach((t, i) => this.bindAssignment(t, values[i]));
-      return;
-    }
-    this.bindTargets(left, "other");
   }
 
   private bindTargets(target: SyntaxNode | null | undefined, kind: "other"): void {
-    if (!target) return;
-    if (target.type === "identifier") {
-      this.scopeOf(target).add({ name: target.text, kind, target });
-      return;
-    }
-    if (["pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "list_splat_pattern", "parenthesized_expression"].includes(target.type)) {
-      for (const child of target.namedChildren) this.bindTargets(child, kind);
+    // A stack rather than recursion, for targets nested as deep as the file is long; children are pushed last first to bind in document order.
+    const pending = target ? [target] : [];
+    for (let next = pending.pop(); next; next = pending.pop()) {
+      const type = next.type;
+      if (type === "identifier") this.scopeOf(next).add({ name: next.text, kind, target: next });
+      else if (UNPACKING_TYPES.includes(type)) {
+        const children = next.namedChildren;
+        for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]);
+      }
     }
   }
 

@@ -114,6 +114,7 @@ export class ResumableOperators {
   private resumableList?: ClassInfo[];
   private dagScopeList?: DagScope[];
   private instantiatedNames?: Set<string>;
+  private baseNameSet?: Set<string>;
 
   constructor(
     readonly model: SemanticModel,
@@ -192,7 +193,7 @@ export class ResumableOperators {
     if (this.instantiated().has(cls.name)) return true;
     if (!this.ancestry(cls).operator) return false;
     if (/^(Base|Abstract)|(Base|Mixin)$/.test(cls.name)) return false;
-    if (this.model.classes.some((other) => other.baseNames.includes(cls.name))) return false;
+    if (this.baseNames().has(cls.name)) return false;
     return ![...cls.methods.values()].some((method) => decoratorNames(method.node).some((name) => name === "abstractmethod" || name.endsWith(".abstractmethod")));
   }
 
@@ -237,7 +238,7 @@ export class ResumableOperators {
     if (providerOperator(className)) return { call, className };
     const local = this.moduleClass(className);
     if (local) return this.ancestry(local).resumable ? { call, className, local } : undefined;
-    if (this.model.classes.some((c) => c.name === className)) return undefined;
+    if (this.model.classesNamed(className).length > 0) return undefined;
     // Operator classes are CapWords; `datetime.datetime(...)` and `print(...)` are not worth a look-up.
     if (!/^[A-Z]/.test(className.slice(className.lastIndexOf(".") + 1))) return undefined;
     const external = this.resolveInWorkspace(className, this.path);
@@ -271,7 +272,7 @@ export class ResumableOperators {
 
   /** A class defined once at module level of this file under `name`. */
   private moduleClass(name: string): ClassInfo | undefined {
-    const matches = this.model.classes.filter((c) => c.name === name);
+    const matches = this.model.classesNamed(name);
     return matches.length === 1 && this.model.module.unique(name)?.kind === "class" ? matches[0] : undefined;
   }
 
@@ -327,7 +328,7 @@ export class ResumableOperators {
     if (from.kind === "local") {
       const local = this.moduleClass(name);
       if (local) return { kind: "local", cls: local };
-      if (this.model.classes.some((c) => c.name === name)) return { kind: "unknown", name };
+      if (this.model.classesNamed(name).length > 0) return { kind: "unknown", name };
       const external = this.resolveInWorkspace(name, this.path);
       return external ? { kind: "external", cls: external } : { kind: "unknown", name };
     }
@@ -346,6 +347,11 @@ export class ResumableOperators {
     const dot = of.qualifiedName.lastIndexOf(".");
     if (name.includes(".") || dot < 0) return undefined;
     return this.resolveInWorkspace(`${of.qualifiedName.slice(0, dot)}.${name}`, of.path);
+  }
+
+  /** The names the classes of this file give their bases. */
+  private baseNames(): Set<string> {
+    return (this.baseNameSet ??= new Set(this.model.classes.flatMap((c) => c.baseNames.filter((name): name is string => name !== undefined))));
   }
 
   /** Names of the classes of this file that some call instantiates (directly or with `.partial`). */
