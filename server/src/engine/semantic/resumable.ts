@@ -363,8 +363,10 @@ export class ResumableOperators {
         const fn = call.node.childForFieldName("function");
         if (!fn || (fn.type !== "identifier" && fn.type !== "attribute")) continue;
         // Only calls whose callee's first name is a class of this file are worth resolving.
-        const first = fn.type === "identifier" ? fn.text : fn.text.split(".")[0];
-        if (!names.has(first)) continue;
+        // Walked down rather than read from the callee's text, which can be as long as a chain of calls.
+        let first: SyntaxNode | null = fn;
+        while (first?.type === "attribute") first = first.childForFieldName("object");
+        if (first?.type !== "identifier" || !names.has(first.text)) continue;
         const callee = call.callee?.replace(/\.partial$/, "");
         if (callee && names.has(callee)) this.instantiatedNames.add(callee);
       }
