@@ -154,6 +154,7 @@ const TRANSPARENT_CLASS_DECORATORS = new Set([
 ]);
 
 const NON_FINITE_TEXT = /^\s*([+-]?)(nan|inf|infinity)\s*$/i;
+/** How deep values are looked into; the docs of AS101 and AS107 state it. */
 const MAX_DEPTH = 16;
 
 /**
