@@ -99,8 +99,8 @@ describe("long chains of names and targets", () => {
 });
 
 describe("20,000 classes each deriving from the last", () => {
-  const chain = (first: string, body: string) =>
-    [first, ...Array.from({ length: DEEP - 1 }, (_, i) => `class C${i + 1}(C${i}):\n${body}`)].join("\n");
+  const chain = (first: string, body: string, length = DEEP) =>
+    [first, ...Array.from({ length: length - 1 }, (_, i) => `class C${i + 1}(C${i}):\n${body}`)].join("\n");
 
   test("an instance of the last is found not to be JSON", () => {
     const text = [chain("class C0:\n    pass", "    pass"), storing(`C${DEEP - 1}()`)].join("\n");
@@ -114,6 +114,14 @@ describe("20,000 classes each deriving from the last", () => {
     // One diagnostic: the fix on the base's string restores every subclass's key.
     assert.deepEqual(linesOf(diagnostics, "AS301"), [4]);
     assert.match(diagnostics[0].message, new RegExp(`\`C${DEEP - 1}\``));
+  });
+
+  test("the operator rules take a class for a ResumableJobMixin operator up to 16 classes from the mixin, as AS302's docs say", () => {
+    const imports = "from airflow.sdk import BaseOperator\nfrom airflow.providers.common.resumable import ResumableJobMixin\n";
+    const text = imports + chain("class C0(ResumableJobMixin, BaseOperator):\n    pass", "    def execute(self, context):\n        return 1", 40);
+    // The `def execute` lines of C1 to C16, each class three lines long after the four lines of the imports and C0.
+    const expected = Array.from({ length: 16 }, (_, i) => 6 + 3 * i);
+    assert.deepEqual(linesOf(lintWithoutErrors(text, { select: ["AS302"] }), "AS302"), expected);
   });
 });
 
