@@ -1,24 +1,23 @@
 /**
  * `npm run bench`: how the engine's costs compare within one run on this machine. Reports ratios
  * (incremental vs full parse, lint vs parse, a file that never names Airflow vs one that does),
- * never absolute pass/fail thresholds, for two file shapes (see benchFiles.ts).
+ * never absolute pass/fail thresholds, for two file shapes (see benchFiles.ts); then issue 9's
+ * linear worst cases, each in a child process with a time budget.
+ *
+ * Environment (for quick runs): BENCH_ROW_BUDGET_S (6: stop repeating a row after this, at least
+ * one run), BENCH_WORST_BUDGET_S (60: give up on a worst case after this).
  */
+import { spawnSync } from "node:child_process";
+import * as path from "node:path";
 import { lint, PythonDocument } from "../../server/src/engine";
 import { examplesFile, storeDenseFile } from "./benchFiles";
+import { envNumber, formatMs, row, targetRow, timeMedian, verdict } from "./measure";
+import { WORST_CASES, WorstCaseResult } from "./worstCase";
 
-function median(samples: number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
+const ROW_BUDGET_MS = envNumber("BENCH_ROW_BUDGET_S", 6) * 1000;
 
 function time(runs: number, body: () => void): number {
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const start = process.hrtime.bigint();
-    body();
-    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
-  }
-  return median(samples);
+  return timeMedian(runs, body, ROW_BUDGET_MS);
 }
 
 /** Times one file shape and prints its rows and ratios. */
@@ -56,7 +55,7 @@ function benchmark(title: string, text: string): void {
   for (const [name, ms] of rows) console.log(`  ${name.padEnd(68)} ${ms.toFixed(2).padStart(9)} ms`);
   console.log("Ratios (lower is better):");
   console.log(`  incremental re-parse / full parse          ${(incremental / fullParse).toFixed(3)}`);
-  console.log(`  lint after edit / lint from scratch        ${(lintAfterEdit / lintFull).toFixed(3)}`);
+  console.log(`  lint after edit / lint from scratch        ${(lintAfterEdit / lintFull).toFixed(3)}   (target ≤ 0.05: ${verdict(lintAfterEdit / lintFull, 0.05)})`);
   console.log(`  model + rules / full parse                 ${((lintFull - fullParse) / fullParse).toFixed(3)}`);
   console.log(`  non-Airflow file / Airflow file            ${(lintPlain / lintFull).toFixed(4)}`);
 }
@@ -64,3 +63,31 @@ function benchmark(title: string, text: string): void {
 benchmark("store-dense DAG (1,250 tasks, three store calls each)", storeDenseFile(1250)); // about 10,000 lines
 console.log("");
 benchmark("the example DAGs concatenated 15 times (operators, mixin classes, few store calls)", examplesFile(15)); // about 10,000 lines
+
+/** Lint and bare parse of each worst case, in a child process given `budget` ms; "did not finish" past it. */
+function worstCases(budgetMs: number): void {
+  console.log("");
+  console.log(`Linear worst cases (lint from scratch / bare parse of the same text, each in a child process given ${budgetMs / 1000} s)`);
+  for (const [name, { title, lintOverParse }] of Object.entries(WORST_CASES)) {
+    const ratioRow = (ratio: number) => (lintOverParse === undefined ? row(`${title}: lint / parse (target: no stack overflow)`, Number.isFinite(ratio) ? ratio.toFixed(3) : "n/a") : targetRow(`${title}: lint / parse`, ratio, lintOverParse));
+    const child = spawnSync(process.execPath, [path.join(__dirname, "worstCase.js"), name], { encoding: "utf8", timeout: budgetMs, killSignal: "SIGKILL", maxBuffer: 1 << 20 });
+    if (child.error || child.signal) {
+      console.log(row(title, `did not finish within ${budgetMs / 1000} s`));
+      console.log(ratioRow(Number.NaN));
+      continue;
+    }
+    if (child.status !== 0) {
+      const error = child.stderr.split("\n").find((line) => /\w*Error\b/.test(line)) ?? child.stderr.trim().split("\n").pop();
+      console.log(row(title, `failed (exit ${child.status})`));
+      console.log(`    ${error?.trim().slice(0, 200)}`);
+      console.log(ratioRow(Number.NaN));
+      continue;
+    }
+    const result = JSON.parse(child.stdout) as WorstCaseResult;
+    console.log(row(`${title} (${result.lines} lines): bare parse`, formatMs(result.parseMs)));
+    console.log(row(`${title}: lint from scratch`, formatMs(result.lintMs)));
+    console.log(ratioRow(result.lintMs / result.parseMs));
+  }
+}
+
+worstCases(envNumber("BENCH_WORST_BUDGET_S", 60) * 1000);

@@ -28,11 +28,7 @@ const EXAMPLES = path.join(__dirname, "..", "..", "..", "examples", "dags");
  * module-level names get a suffix, so copies do not rebind each other's definitions and constants.
  */
 export function examplesFile(copies: number): string {
-  const sources = fs
-    .readdirSync(EXAMPLES)
-    .filter((name) => name.endsWith(".py"))
-    .sort()
-    .map((name) => fs.readFileSync(path.join(EXAMPLES, name), "utf8"));
+  const sources = exampleDags();
   const parts: string[] = [];
   for (let copy = 0; copy < copies; copy++) {
     for (const [index, source] of sources.entries()) {
@@ -44,4 +40,85 @@ export function examplesFile(copies: number): string {
     }
   }
   return parts.join("\n\n");
+}
+
+/**
+ * The store-dense DAG of the language server probes (/work/shared/bench/lsp_latency.js): one `@dag`
+ * function of `lines` lines whose tasks each write the task store twice, one value not JSON, one
+ * retention not a timedelta.
+ */
+export function storeDenseDag(lines: number): string {
+  const out = ["from datetime import datetime, timedelta", "from airflow.sdk import dag, task, Asset", "", 'ORDERS = Asset(name="orders", uri="s3://x/orders")', "", "@dag(schedule=None)", "def big():"];
+  for (let i = 0; out.length < lines - 2; i++) {
+    out.push(
+      "    @task(retries=2, outlets=[ORDERS])",
+      `    def t${i}(asset_state_store=None, **context):`,
+      '        tss = context["task_state_store"]',
+      `        tss.set("k${i}", datetime.now(), retention=7)`,
+      `        tss.set("ok${i}", {"n": ${i}})`,
+      `        value_${i} = ${i} * 2`,
+      "",
+    );
+  }
+  out.push("big()", "");
+  return out.join("\n");
+}
+
+/** The example DAGs' texts, one per file, for opening many documents at once. */
+export function exampleDags(): string[] {
+  return fs
+    .readdirSync(EXAMPLES)
+    .filter((name) => name.endsWith(".py"))
+    .sort()
+    .map((name) => fs.readFileSync(path.join(EXAMPLES, name), "utf8"));
+}
+
+/**
+ * `count` operator classes, each deriving from the one before: the first a complete
+ * ResumableJobMixin operator, every tenth setting its own `external_id_key`. Resolving each class's
+ * bases and method resolution order naively costs O(count²).
+ */
+export function chainedClasses(count: number): string {
+  const lines = [
+    "from airflow.sdk import BaseOperator, ResumableJobMixin",
+    "",
+    "",
+    "class Step0(ResumableJobMixin, BaseOperator):",
+    '    external_id_key = "step_0_job_id"',
+    "",
+    "    def execute(self, context):",
+    "        return self.execute_resumable(context)",
+    "",
+    "    def submit_job(self, context):",
+    "        return submit(context)",
+    "",
+    "    def get_job_status(self, external_id, context):",
+    "        return status(external_id)",
+    "",
+    "    def is_job_active(self, status):",
+    '        return status == "RUNNING"',
+    "",
+    "    def is_job_succeeded(self, status):",
+    '        return status == "SUCCEEDED"',
+    "",
+    "    def poll_until_complete(self, external_id, context):",
+    "        wait(external_id)",
+    "",
+    "    def get_job_result(self, external_id, context):",
+    "        return result(external_id)",
+  ];
+  for (let i = 1; i < count; i++) {
+    lines.push("", "", `class Step${i}(Step${i - 1}):`, i % 10 === 0 ? `    external_id_key = "step_${i}_job_id"` : `    """Step ${i}."""`);
+  }
+  return lines.join("\n") + "\n";
+}
+
+/** A task reading a store through an attribute chain `depth` long (`task_state_store.a.a.a…`). */
+export function attributeChain(depth: number): string {
+  return ["from airflow.sdk import task", "", "", "@task", "def deep(task_state_store=None):", `    return task_state_store${".a".repeat(depth)}.get("k")`, ""].join("\n");
+}
+
+/** A store `set` whose value is a list nested `depth` deep (`[[[…]]]`). */
+export function nestedValue(depth: number): string {
+  return ["from airflow.sdk import task", "", "", "@task", "def deep(task_state_store=None):", `    task_state_store.set("k", ${"[".repeat(depth)}1${"]".repeat(depth)})`, ""].join("\n");
 }

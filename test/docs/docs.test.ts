@@ -8,9 +8,9 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { after, describe, test } from "node:test";
-import { lint, PythonDocument, Rule } from "../../server/src/engine";
+import { allRules, lint, PythonDocument, Rule } from "../../server/src/engine";
 import { fromRoot } from "../support/paths";
-import { collectRuleDocs, docComment, expectedRuleDocs, fixAvailability, ruleDocsDrift, writeRuleDocs } from "../../server/src/docs/generateDocs";
+import { collectRuleDocs, docComment, expectedRuleDocs, fixAvailability, README_TABLE_BEGIN, README_TABLE_END, ruleDocsDrift, withReadmeRuleTable, writeRuleDocs } from "../../server/src/docs/generateDocs";
 
 describe("docs/rules in this repository", () => {
   test("every rule has a doc comment with the five sections", () => {
@@ -25,6 +25,13 @@ describe("docs/rules in this repository", () => {
       ...drift.extra.map((f) => `docs/rules/${f} belongs to no rule`),
     ];
     assert.deepEqual(problems, [], "docs/rules is out of date: run npm run docs");
+  });
+
+  test("the README's rules table is the registry's, one row per rule", () => {
+    const readme = fs.readFileSync(fromRoot("README.md"), "utf8");
+    assert.equal(withReadmeRuleTable(readme), readme, "README.md's rules table is stale: run `npm run docs`");
+    const table = readme.slice(readme.indexOf(README_TABLE_BEGIN), readme.indexOf(README_TABLE_END));
+    for (const rule of allRules) assert.ok(table.includes(`| [${rule.code}](docs/rules/${rule.code}.md) | \`${rule.name}\` |`), rule.code);
   });
 
   test("a rule's declared fix agrees with its Fix safety prose", () => {

@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { applyEdits, Diagnostic, lint, PythonDocument } from "../../server/src/engine";
-import { committedText } from "../../server/src/engine/git";
+import { committedText } from "../../server/src/engine/project/git";
 import { git, resumableOperator } from "../support/git";
 
 const OPERATOR = resumableOperator("BatchOperator", "batch_job_id");

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { PythonDocument } from "../../server/src/engine";
-import { assetReference, AssetReference, assetTextAt, compareAssets, storeHolds, storeSize, taskDeclarations } from "../../server/src/engine/semantic/assets";
-import { SemanticModel } from "../../server/src/engine/semantic/model";
+import { assetReference, AssetReference, assetTextAt, compareAssets, storeHolds, storeSize, taskDeclarations } from "../../server/src/engine/airflow/assets";
+import { SemanticModel } from "../../server/src/engine/airflow/model";
 
 function model(lines: string[]): SemanticModel {
   const document = new PythonDocument("file:///dag.py", lines.join("\n") + "\n");

@@ -7,12 +7,12 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { describe, test } from "node:test";
 import { applyEdits, lint, PythonDocument } from "../../server/src/engine";
-import { parsePython } from "../../server/src/engine/parser";
-import { foldTaskInto, moveDependency } from "../../server/src/engine/rewiring";
-import { DependencyGraph, Task } from "../../server/src/engine/semantic/dependencies";
-import { SemanticModel } from "../../server/src/engine/semantic/model";
-import { submitAndPollSplits } from "../../server/src/engine/semantic/submitAndPoll";
-import { collapseSplit } from "../../server/src/engine/submitAndPollRewrites";
+import { parsePython } from "../../server/src/engine/syntax/parser";
+import { foldTaskInto, moveDependency } from "../../server/src/engine/fixes/rewiring";
+import { DependencyGraph, Task } from "../../server/src/engine/airflow/dependencies";
+import { SemanticModel } from "../../server/src/engine/airflow/model";
+import { submitAndPollSplits } from "../../server/src/engine/airflow/submitAndPoll";
+import { collapseSplit } from "../../server/src/engine/fixes/submitAndPollRewrites";
 import { fromRoot } from "../support/paths";
 
 const HEADER = `from airflow.sdk import DAG, Label, TaskGroup, XComArg, chain, chain_linear, cross_downstream, task
@@ -269,7 +269,7 @@ ${extra}`;
 
   function splits(body: string) {
     const model = modelOf(body);
-    return submitAndPollSplits({ model, workspace: undefined, path: undefined });
+    return submitAndPollSplits(model.context);
   }
 
   test("a sensor reading the submit's result waits for it; its mode says whether it frees the slot", () => {
@@ -323,7 +323,7 @@ with DAG(dag_id="d"):
 
   test("folds into one durable task when the operator is built on ResumableJobMixin, else into one that waits", () => {
     const model = modelOf(submitAndSensor(`, deferrable=True, mode="poke"`).replace("wait_for_termination=False", "wait_for_termination=False, deferrable=True"));
-    const [split] = submitAndPollSplits({ model, workspace: undefined, path: undefined });
+    const [split] = submitAndPollSplits(model.context);
     const durable = collapseSplit(model, split, "durable");
     assert.ok(durable);
     assert.equal(durable.title, "Fold `wait` into `submit`: one durable task (`wait_for_termination=True, durable=True`)");
@@ -341,7 +341,7 @@ with DAG(dag_id="d"):
     start = EmrServerlessStartJobOperator(task_id="start", application_id="app", wait_for_completion=False)
     check = PythonSensor(task_id="check", python_callable=finished, op_args=[start.output])
 `);
-    const [emrSplit] = submitAndPollSplits({ model: emr, workspace: undefined, path: undefined });
+    const [emrSplit] = submitAndPollSplits(emr.context);
     const waits = collapseSplit(emr, emrSplit, "durable");
     assert.equal(waits?.title, "Fold `check` into `start`: one task that waits (`wait_for_completion=True`)");
     assert.ok(applyEdits(emr.text, waits!.edits).endsWith(`    start = EmrServerlessStartJobOperator(task_id="start", application_id="app", wait_for_completion=True)\n`));

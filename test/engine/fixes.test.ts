@@ -4,9 +4,9 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { applyEdits, editsOverlap, ensureImported, insertAt, removeArgument, replaceNode } from "../../server/src/engine/fixes";
-import { parsePython, SyntaxNode } from "../../server/src/engine/parser";
-import { SemanticModel } from "../../server/src/engine/semantic/model";
+import { applyEdits, editsOverlap, ensureImported, insertAt, removeArgument, replaceNode } from "../../server/src/engine/fixes/edits";
+import { parsePython, SyntaxNode } from "../../server/src/engine/syntax/parser";
+import { SemanticModel } from "../../server/src/engine/airflow/model";
 
 function modelOf(text: string): SemanticModel {
   return new SemanticModel(parsePython(text), text);

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { PythonDocument } from "../../server/src/engine";
-import { mappingOf } from "../../server/src/engine/semantic/mapping";
-import { SemanticModel } from "../../server/src/engine/semantic/model";
+import { mappingOf } from "../../server/src/engine/airflow/taskMapping";
+import { SemanticModel } from "../../server/src/engine/airflow/model";
 
 function model(lines: string[]): SemanticModel {
   const document = new PythonDocument("file:///dag.py", lines.join("\n") + "\n");

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { PythonDocument } from "../../server/src/engine";
-import { SemanticModel } from "../../server/src/engine/semantic/model";
+import { SemanticModel } from "../../server/src/engine/airflow/model";
 
 function model(source: string): SemanticModel {
   const document = new PythonDocument("file:///dag.py", source);

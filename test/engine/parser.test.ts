@@ -65,3 +65,29 @@ test("half-typed code still parses into a tree with errors, never throws", () =>
   const document = new PythonDocument("file:///a.py", "from airflow.sdk import task\n@task(\ndef f(task_state_store=None:\n    task_state_store.set(", 1);
   assert.equal(document.tree.rootNode.hasError, true);
 });
+
+test("node properties read once agree with the binding's cursor, node by node", () => {
+  const fs = require("node:fs") as typeof import("node:fs");
+  const folder = path.join(__dirname, "..", "..", "..", "examples", "dags");
+  const text = fs.readdirSync(folder).filter((name) => name.endsWith(".py")).slice(0, 3).map((name) => fs.readFileSync(path.join(folder, name), "utf8")).join("\n");
+  const tree = new PythonDocument("file:///examples.py", text).tree;
+  const cursor = tree.walk();
+  let visited = 0;
+  for (;;) {
+    const node = cursor.currentNode;
+    // Twice: the second answer comes from what the first read kept.
+    for (let i = 0; i < 2; i++) {
+      assert.equal(node.type, cursor.nodeType);
+      assert.equal(node.startIndex, cursor.startIndex);
+      assert.equal(node.endIndex, cursor.endIndex);
+    }
+    if (cursor.currentFieldName) assert.equal(node.parent!.childForFieldName(cursor.currentFieldName)?.startIndex !== undefined, true);
+    visited++;
+    if (cursor.gotoFirstChild()) continue;
+    while (!cursor.gotoNextSibling()) if (!cursor.gotoParent()) break;
+    if (cursor.currentNode.id === tree.rootNode.id) break;
+  }
+  assert.ok(visited > 500, `visited ${visited}`);
+  assert.ok(Object.isFrozen(tree.rootNode.namedChildren), "children lists are shared, so frozen");
+  assert.equal(tree.rootNode.namedChildren, tree.rootNode.namedChildren);
+});

@@ -6,10 +6,10 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { applyEdits, Diagnostic, ExternalClass, lint, PythonDocument, WorkspaceClasses } from "../../server/src/engine";
-import { SemanticModel } from "../../server/src/engine/semantic/model";
-import { ResumableOperators, snakeCaseClassName } from "../../server/src/engine/semantic/resumable";
-import { mayFallOffEnd } from "../../server/src/engine/semantic/flow";
+import { AnalysisContext, applyEdits, Diagnostic, ExternalClass, lint, PythonDocument, WorkspaceClasses } from "../../server/src/engine";
+import { semanticModel } from "../../server/src/engine/airflow/model";
+import { ResumableOperators, snakeCaseClassName } from "../../server/src/engine/airflow/resumableOperators";
+import { mayFallOffEnd } from "../../server/src/engine/python/controlFlow";
 
 const MIXIN_METHODS = ["execute", "submit_job", "get_job_status", "is_job_active", "is_job_succeeded", "poll_until_complete", "get_job_result"];
 
@@ -159,15 +159,18 @@ describe("local subclasses of workspace classes", () => {
 describe("the ResumableOperators helper", () => {
   const operatorCalls = (resumable: ResumableOperators) => resumable.model.calls.map((call) => resumable.operatorCall(call)).filter((c) => c !== undefined);
 
-  const model = (text: string) => {
-    const document = new PythonDocument(`file://${DAG_PATH}`, text);
-    return new SemanticModel(document.tree, document.getText());
+  /** The file's analysis context, as a lint of it at DAG_PATH would make it. */
+  const contextOf = (text: string, workspace?: WorkspaceClasses) => new AnalysisContext({ text, workspace, path: DAG_PATH }, new PythonDocument(`file://${DAG_PATH}`, text).tree);
+  /** The model and the resumable operators of one context. */
+  const analyses = (text: string, workspace?: WorkspaceClasses) => {
+    const context = contextOf(text, workspace);
+    return { m: context.get(semanticModel), resumable: ResumableOperators.of(context) };
   };
 
   test("a cycle of bases across modules ends, and is not resumable", () => {
     const workspace = new FakeWorkspace([externalClass("pkg.a.A", "/repo/pkg/a.py", ["pkg.b.B"]), externalClass("pkg.b.B", "/repo/pkg/b.py", ["pkg.a.A"])]);
-    const m = model("from pkg.a import A\n\nclass Local(A):\n    pass\n");
-    const ancestry = ResumableOperators.of({ model: m, workspace, path: DAG_PATH }).ancestry(m.classes[0]);
+    const { m, resumable } = analyses("from pkg.a import A\n\nclass Local(A):\n    pass\n", workspace);
+    const ancestry = resumable.ancestry(m.classes[0]);
     assert.equal(ancestry.resumable, false);
     assert.deepEqual(ancestry.ancestors.map((a) => (a.kind === "external" ? a.cls.qualifiedName : a.kind)), ["pkg.a.A", "pkg.b.B"]);
   });
@@ -175,22 +178,22 @@ describe("the ResumableOperators helper", () => {
   test("a chain deeper than the limit stops there and counts as incomplete", () => {
     const chain = Array.from({ length: 40 }, (_, i) => externalClass(`pkg.m${i}.C${i}`, `/repo/pkg/m${i}.py`, [i === 39 ? "airflow.sdk.ResumableJobMixin" : `pkg.m${i + 1}.C${i + 1}`]));
     const workspace = new FakeWorkspace(chain);
-    const m = model("from pkg.m0 import C0\n\nclass Local(C0):\n    pass\n");
-    const ancestry = ResumableOperators.of({ model: m, workspace, path: DAG_PATH }).ancestry(m.classes[0]);
+    const { m, resumable } = analyses("from pkg.m0 import C0\n\nclass Local(C0):\n    pass\n", workspace);
+    const ancestry = resumable.ancestry(m.classes[0]);
     assert.equal(ancestry.complete, false);
     assert.ok(workspace.asked.length < 40, `asked ${workspace.asked.length} times`);
   });
 
   test("a shallower chain to the mixin is followed to its end", () => {
     const chain = Array.from({ length: 5 }, (_, i) => externalClass(`pkg.m${i}.C${i}`, `/repo/pkg/m${i}.py`, [i === 4 ? "airflow.sdk.ResumableJobMixin" : `pkg.m${i + 1}.C${i + 1}`]));
-    const m = model("from pkg.m0 import C0\n\nclass Local(C0):\n    pass\n");
-    const ancestry = ResumableOperators.of({ model: m, workspace: new FakeWorkspace(chain), path: DAG_PATH }).ancestry(m.classes[0]);
+    const { m, resumable } = analyses("from pkg.m0 import C0\n\nclass Local(C0):\n    pass\n", new FakeWorkspace(chain));
+    const ancestry = resumable.ancestry(m.classes[0]);
     assert.equal(ancestry.resumable, true);
     assert.equal(ancestry.complete, true);
   });
 
   test("provider operators are mixin operators by qualified name only", () => {
-    const m = model(
+    const { resumable } = analyses(
       [
         "from airflow.providers.snowflake.operators.snowflake import SnowflakeSqlApiOperator",
         "from airflow.providers.amazon.aws.operators.redshift_data import RedshiftDataOperator as Redshift",
@@ -200,25 +203,26 @@ describe("the ResumableOperators helper", () => {
         "GlueJobOperator(task_id='c')",
       ].join("\n"),
     );
-    const calls = operatorCalls(ResumableOperators.of({ model: m, workspace: undefined, path: DAG_PATH }));
+    const calls = operatorCalls(resumable);
     assert.deepEqual(
       calls.map((c) => c.call.node.text),
       ["SnowflakeSqlApiOperator(task_id='a')", "Redshift(task_id='b')"],
     );
   });
 
-  test("the analysis is shared per model and redone for another workspace", () => {
-    const m = model("from include.operators import SparkBatch\nSparkBatch(task_id='x')\n");
-    const first = ResumableOperators.of({ model: m, workspace: undefined, path: DAG_PATH });
-    assert.equal(ResumableOperators.of({ model: m, workspace: undefined, path: DAG_PATH }), first);
-    const withWorkspace = ResumableOperators.of({ model: m, workspace: teamWorkspace(), path: DAG_PATH });
+  test("the analysis is built once per context, and a context with a workspace has its own", () => {
+    const text = "from include.operators import SparkBatch\nSparkBatch(task_id='x')\n";
+    const context = contextOf(text);
+    const first = ResumableOperators.of(context);
+    assert.equal(ResumableOperators.of(context), first);
+    const withWorkspace = ResumableOperators.of(contextOf(text, teamWorkspace()));
     assert.notEqual(withWorkspace, first);
     assert.equal(operatorCalls(first).length, 0);
     assert.equal(operatorCalls(withWorkspace).length, 1);
   });
 
   test("default_args come from the innermost enclosing DAG, `with` or `@dag`", () => {
-    const m = model(
+    const { m, resumable } = analyses(
       [
         "from airflow.sdk import DAG, dag",
         "with DAG('outer', default_args={'retries': 1}) as outer:",
@@ -231,7 +235,6 @@ describe("the ResumableOperators helper", () => {
         "fourth = op()",
       ].join("\n"),
     );
-    const resumable = ResumableOperators.of({ model: m, workspace: undefined, path: DAG_PATH });
     const defaults = m.calls.filter((c) => c.node.text === "op()").map((c) => resumable.defaultArgsOf(c.node)?.text);
     assert.deepEqual(defaults, ["{'retries': 1}", "{'retries': 2}", "{'retries': 3}", undefined]);
   });

@@ -7,10 +7,10 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { allRules, applyEdits, lint, PythonDocument } from "../../server/src/engine";
 import { AirflowPin } from "../../server/src/engine/project";
-import { hunks, reviewCategory, reviewMarkdown } from "../../server/src/engine/review";
-import { SemanticModel } from "../../server/src/engine/semantic/model";
-import { submitAndPollSplits } from "../../server/src/engine/semantic/submitAndPoll";
-import { collapseSplit } from "../../server/src/engine/submitAndPollRewrites";
+import { hunks, reviewCategory, reviewMarkdown } from "../../server/src/engine/features/review";
+import { SemanticModel } from "../../server/src/engine/airflow/model";
+import { submitAndPollSplits } from "../../server/src/engine/airflow/submitAndPoll";
+import { collapseSplit } from "../../server/src/engine/fixes/submitAndPollRewrites";
 
 function documentOf(text: string, name = "dag.py"): PythonDocument {
   return new PythonDocument(`file:///repo/dags/${name}`, text);
@@ -156,7 +156,7 @@ def load(task_state_store=None):
     const review = reviewMarkdown(documentOf(text));
     const [finding] = lint(documentOf(text), { select: ["AS405"] });
     const model = new SemanticModel(documentOf(text).tree, text);
-    const durable = collapseSplit(model, submitAndPollSplits({ model, workspace: undefined, path: undefined })[0], "durable")!;
+    const durable = collapseSplit(model, submitAndPollSplits(model.context)[0], "durable")!;
     const blocks = codeBlocks(review);
     assert.equal(blocks.length, 4);
     assert.ok(applyEdits(text, finding.fix!.edits).includes(blocks[1]) && blocks[1].includes("deferrable=True"));

@@ -4,9 +4,9 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { parsePython, SyntaxNode } from "../../server/src/engine/parser";
-import { SemanticModel } from "../../server/src/engine/semantic/model";
-import { isNonJson, ValueInfo, valueKind, valueParts } from "../../server/src/engine/semantic/valueKind";
+import { parsePython, SyntaxNode } from "../../server/src/engine/syntax/parser";
+import { SemanticModel } from "../../server/src/engine/airflow/model";
+import { isNonJson, ValueInfo, valueKind, valueParts } from "../../server/src/engine/airflow/valueKind";
 
 function probe(source: string): { model: SemanticModel; node: SyntaxNode } {
   const text = source.replace(/^\n/, "");

@@ -6,8 +6,8 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { describe, test } from "node:test";
 import { applyEdits, Diagnostic, fixAll, lint, PythonDocument } from "../../server/src/engine";
-import { SemanticModel } from "../../server/src/engine/semantic/model";
-import { keyIdentity } from "../../server/src/engine/semantic/variables";
+import { SemanticModel } from "../../server/src/engine/airflow/model";
+import { keyIdentity } from "../../server/src/engine/airflow/variablesAndXcom";
 import { fromRoot } from "../support/paths";
 
 const RULES = ["AS401", "AS402", "AS403", "AS404"];

@@ -4,7 +4,7 @@ import { describe, it } from "node:test";
 import { AirflowClient } from "../../client/src/rest";
 import { DAG_OUTLINE_METHOD, MAX_COUNTED_MAP_INDICES, StoreLensSource } from "../../client/src/storeBrowser/codeLensData";
 import { DAG_OUTLINE_METHOD as SERVER_METHOD } from "../../server/src/lsp/dagOutline";
-import { outlineOfText } from "../../server/src/engine/outline";
+import { outlineOfText } from "../../server/src/engine/features/outline";
 import { DEMO, emulatorFor } from "./helpers";
 
 const DAG_FILE = [
@@ -17,7 +17,7 @@ const DAG_FILE = [
   '    transform = EmptyOperator(task_id="transform_orders")',
   '    load = EmptyOperator(task_id="load_orders")',
   '    added_since = EmptyOperator(task_id="not_in_the_latest_run")',
-  "",
+  "    extract_orders()",
   'with DAG("partition_backfill"):',
   "    @task",
   "    def process_partition(p, task_state_store=None): ...",

@@ -20,7 +20,7 @@ import {
   StreamMessageWriter,
 } from "vscode-languageserver-protocol/node";
 import { DAG_OUTLINE_METHOD } from "../../client/src/storeBrowser/codeLensData";
-import type { DagOutline } from "../../server/src/engine/outline";
+import type { DagOutline } from "../../server/src/engine/features/outline";
 import { fromRoot } from "../support/paths";
 
 const SERVER = fromRoot("dist", "server.js");

@@ -1,7 +1,7 @@
 /** The engine's DAG outline: which DAG ids and task ids a file defines, and where. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { outlineOfText, type DagOutline } from "../../server/src/engine/outline";
+import { outlineOfText, type DagOutline } from "../../server/src/engine/features/outline";
 
 /** `dag_id: task_id@line kind` per DAG, for compact assertions. */
 function summary(outline: DagOutline): Record<string, string[]> {
@@ -107,20 +107,35 @@ describe("dag outline", () => {
     });
   });
 
-  it("assigns tasks to the DAG whose block holds them; a task outside any DAG only when the file has one DAG", () => {
+  it("assigns tasks to the DAG whose block instantiates them; a task outside any DAG only when the file has one DAG", () => {
     const two = [
       "from airflow.sdk import DAG, task",
       "from airflow.providers.standard.operators.empty import EmptyOperator",
       "@task",
       "def shared(): ...",
+      "loose = EmptyOperator(task_id='loose')",
       "with DAG('a'):",
       "    EmptyOperator(task_id='in_a')",
+      "    shared()",
       "with DAG('b'):",
       "    EmptyOperator(task_id='in_b')",
     ].join("\n");
-    assert.deepEqual(summary(outlineOfText(two)), { a: ["in_a@5 operator"], b: ["in_b@7 operator"] });
-    const one = two.split("\n").slice(0, 6).join("\n");
-    assert.deepEqual(summary(outlineOfText(one)), { a: ["shared@2 taskflow", "in_a@5 operator"] });
+    assert.deepEqual(summary(outlineOfText(two)), { a: ["shared@2 taskflow", "in_a@6 operator"], b: ["in_b@9 operator"] });
+    const one = two.split("\n").slice(0, 8).join("\n");
+    assert.deepEqual(summary(outlineOfText(one)), { a: ["shared@2 taskflow", "loose@4 operator", "in_a@6 operator"] });
+  });
+
+  it("lists what the file instantiates, as the dependency graph does: not an uncalled TaskFlow function, and an override under its own id", () => {
+    const text = [
+      "from airflow.sdk import DAG, task",
+      "with DAG('d'):",
+      "    @task",
+      "    def a(): ...",
+      "    @task",
+      "    def never_called(): ...",
+      "    a.override(task_id='a2')()",
+    ].join("\n");
+    assert.deepEqual(summary(outlineOfText(text)), { d: ["a2@2 taskflow"] });
   });
 
   it("a file that never names airflow, or defines no DAG, has an empty outline", () => {

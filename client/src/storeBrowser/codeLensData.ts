@@ -4,7 +4,7 @@
  * know, a DAG without runs, or a task that is not in the latest run gets no lens at all.
  * Answers are cached for a short time: the editor asks again on every edit.
  */
-import type { OutlineTask, DagOutline } from "../../../server/src/engine/outline";
+import type { OutlineTask, DagOutline } from "../../../server/src/engine/features/outline";
 import type { AirflowClient } from "../rest/client";
 import { NotFoundError } from "../rest/errors";
 import type { DagRun, TaskInstance, TaskInstanceRef } from "../rest/types";

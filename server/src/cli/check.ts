@@ -6,7 +6,7 @@
  */
 import { pathToFileURL } from "node:url";
 import { Diagnostic, enabledRules, fixAll, lint, LintOptions, PythonDocument, reviewMarkdown, WorkspaceIndex } from "../engine";
-import { committedText } from "../engine/git";
+import { committedText } from "../engine/project/git";
 import { AirflowPin, AirflowVersionResolver } from "../engine/project";
 import { readSourceFile, writeSourceFile } from "./files";
 import { hasStarImport } from "./workspace";

@@ -181,6 +181,27 @@ export function indexPage(docs: readonly RuleDoc[]): string {
   ].join("\n");
 }
 
+/** The README's table of rules lies between these lines; everything between them is generated. */
+export const README_TABLE_BEGIN = "<!-- The rules table is generated from the registry by `npm run docs`; edit the rules, not this table. -->";
+export const README_TABLE_END = "<!-- End of the generated rules table. -->";
+
+/** The README's table: every rule with its page, summary, default severity and fix. */
+export function readmeRuleTable(rules: readonly Rule[] = allRules): string {
+  return [
+    "| Code | Name | What it finds | Default severity | Fix |",
+    "|---|---|---|---|---|",
+    ...rules.map((rule) => `| [${rule.code}](${RULE_DOCS_FOLDER}/${rule.code}.md) | \`${rule.name}\` | ${tableCell(rule.summary)} | ${rule.defaultSeverity} | ${rule.fix} |`),
+  ].join("\n");
+}
+
+/** `readme` with its generated table replaced by the registry's; undefined when it has no such table. */
+export function withReadmeRuleTable(readme: string, rules: readonly Rule[] = allRules): string | undefined {
+  const begin = readme.indexOf(README_TABLE_BEGIN);
+  const end = readme.indexOf(README_TABLE_END);
+  if (begin === -1 || end < begin) return undefined;
+  return `${readme.slice(0, begin)}${README_TABLE_BEGIN}\n${readmeRuleTable(rules)}\n${readme.slice(end)}`;
+}
+
 export interface ExpectedRuleDocs {
   /** The exact content of every page that can be generated, keyed by file name inside docs/rules/. */
   files: Map<string, string>;
@@ -249,8 +270,22 @@ export function writeRuleDocs(root = packageRoot(), rules: readonly Rule[] = all
   return { touched, problems };
 }
 
+/** Rewrites the README's rules table; says what it did, or why it could not. */
+export function writeReadmeRuleTable(root = packageRoot(), rules: readonly Rule[] = allRules): { touched: string[]; problems: string[] } {
+  const file = path.join(root, "README.md");
+  const readme = fs.readFileSync(file, "utf8");
+  const updated = withReadmeRuleTable(readme, rules);
+  if (updated === undefined) return { touched: [], problems: ["README.md has no generated rules table (its begin and end comments are missing)"] };
+  if (updated === readme) return { touched: [], problems: [] };
+  fs.writeFileSync(file, updated);
+  return { touched: ["wrote the rules table of README.md"], problems: [] };
+}
+
 if (require.main === module) {
-  const { touched, problems } = writeRuleDocs();
+  const pages = writeRuleDocs();
+  const readme = writeReadmeRuleTable();
+  const touched = [...pages.touched, ...readme.touched];
+  const problems = [...pages.problems, ...readme.problems];
   for (const line of touched) console.log(line);
   if (touched.length === 0) console.log(`${RULE_DOCS_FOLDER} is up to date.`);
   if (problems.length > 0) {

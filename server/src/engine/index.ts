@@ -1,14 +1,15 @@
 /** The engine's public surface: front ends import from here only. */
-export { PythonDocument, ContentChange } from "./document";
+export { PythonDocument, ContentChange } from "./syntax/document";
 export { lint, fixAll, enabledRules, LintOptions, FixAllResult } from "./linter";
-export { applyEdits } from "./fixes";
+export { applyEdits } from "./fixes/edits";
 export { allRules, ruleByCode } from "./rules";
-export { ExternalClass, FixAvailability, Rule, RuleCategory, RuleInputs, WorkspaceClasses } from "./rule";
+export { FixAvailability, Rule, RuleCategory, RuleInputs } from "./rules/rule";
+export { AnalysisContext, ExternalClass, FileInputs, WorkspaceClasses } from "./context";
 export * from "./types";
-export { committedText } from "./git";
+export { committedText } from "./project/git";
 export { WorkspaceIndex, WorkspaceIndexOptions, Consulted, MAX_INDEXED_CHARACTERS } from "./workspace/workspaceIndex";
 export { isSkippedFolder } from "./workspace/folders";
-export { hoverAt, HoverInfo } from "./hover";
-export { completionsAt, CompletionSuggestion } from "./completion";
-export { reviewMarkdown, ReviewOptions } from "./review";
-export { parseNoqa, NoqaComment } from "./noqa";
+export { hoverAt, HoverInfo } from "./features/hover";
+export { completionsAt, CompletionSuggestion } from "./features/completion";
+export { reviewMarkdown, ReviewOptions } from "./features/review";
+export { parseNoqa, NoqaComment } from "./syntax/noqa";

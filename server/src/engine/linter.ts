@@ -2,13 +2,14 @@
  * Runs the rules over a document: rule selection and severities, `# noqa` suppression, and
  * fix-all. This is the whole engine API the front ends (language server, CLI) use.
  */
-import { PythonDocument } from "./document";
-import { applyEdits, editsOverlap } from "./fixes";
-import { parseNoqa } from "./noqa";
+import { PythonDocument } from "./syntax/document";
+import { applyEdits, editsOverlap } from "./fixes/edits";
+import { parseNoqa } from "./syntax/noqa";
 import { AirflowPin } from "./project/pin";
-import { Report, Rule, WorkspaceClasses } from "./rule";
+import { AnalysisContext, FileInputs, WorkspaceClasses } from "./context";
+import { Report, Rule, RuleContext } from "./rules/rule";
 import { allRules } from "./rules";
-import { SemanticModel } from "./semantic/model";
+import { SemanticModel, semanticModel } from "./airflow/model";
 import { Diagnostic, SeveritySetting, TextEdit } from "./types";
 
 export interface LintOptions {
@@ -26,13 +27,15 @@ export interface LintOptions {
   workspace?: WorkspaceClasses;
   /** The Airflow version the document's project pins (`AirflowVersionResolver.pinFor(path)`), for AS501 and AS502. */
   airflowPin?: AirflowPin;
+  /** The rules to choose from instead of the registry's (tests that check the registry's rules against altered copies). */
+  rules?: readonly Rule[];
   /** Called when a rule throws; the other rules still run. */
   onRuleError?: (rule: Rule, error: unknown) => void;
 }
 
 export function enabledRules(options: LintOptions = {}): Rule[] {
   const matches = (code: string, prefixes: readonly string[]) => prefixes.some((p) => code.startsWith(p.trim().toUpperCase()));
-  return allRules.filter(
+  return (options.rules ?? allRules).filter(
     (rule) =>
       (options.severities?.[rule.code] ?? rule.defaultSeverity) !== "off" &&
       (!options.select || options.select.length === 0 || matches(rule.code, options.select)) &&
@@ -41,33 +44,65 @@ export function enabledRules(options: LintOptions = {}): Rule[] {
 }
 
 export function lint(document: PythonDocument, options: LintOptions = {}): Diagnostic[] {
-  if (!document.isRelevant()) return [];
-  const text = document.getText();
-  const model = new SemanticModel(document.tree, text);
-  const suppressions = noqaComments(model);
-  const diagnostics: Diagnostic[] = [];
-  for (const rule of enabledRules(options)) {
-    // The user's setting for the rule wins over the severity a rule gives a single report.
-    const override = options.severities?.[rule.code];
-    if (override === "off") continue;
-    const report = (r: Report) => {
-      const severity = override ?? r.severity ?? rule.defaultSeverity;
-      const start = r.node ? r.node.startIndex : r.start!;
-      const end = r.node ? r.node.endIndex : r.end ?? start;
-      const range = { start: document.positionAt(start), end: document.positionAt(end) };
-      const noqa = suppressions.get(range.start.line);
-      if (noqa === "all" || noqa?.has(rule.code)) return;
-      const diagnostic: Diagnostic = { code: rule.code, name: rule.name, severity, message: r.message, range, startOffset: start, endOffset: end, fix: r.fix };
-      if (r.alternatives && r.alternatives.length > 0) diagnostic.alternatives = r.alternatives;
-      diagnostics.push(diagnostic);
-    };
+  return check(document, options).diagnostics;
+}
+
+/** The findings, and the analysis context they came from, for front ends that go on to use its analyses (the review). */
+export function check(document: PythonDocument, options: LintOptions = {}): { diagnostics: Diagnostic[]; context?: AnalysisContext } {
+  if (!document.isRelevant()) return { diagnostics: [] };
+  const file: FileInputs = { text: document.getText(), path: options.path, baselineText: options.baselineText, workspace: options.workspace, airflowPin: options.airflowPin };
+  // Rules whose text test fails could report nothing here; when that is every rule, the file is not even parsed.
+  const rules = enabledRules(options).filter((rule) => !rule.mayReport || rule.mayReport(file));
+  if (rules.length === 0) return { diagnostics: [] };
+  const checker = new Checker(document, file, options);
+  for (const rule of rules) checker.run(rule);
+  return { diagnostics: checker.diagnostics.sort((a, b) => a.startOffset - b.startOffset || a.code.localeCompare(b.code)), context: checker };
+}
+
+/** The context every rule of one lint is given: the file's analyses, and the findings they report. */
+class Checker extends AnalysisContext implements RuleContext {
+  readonly diagnostics: Diagnostic[] = [];
+  private rule: Rule | undefined;
+  private suppressions: Map<number, Set<string> | "all"> | undefined;
+
+  constructor(
+    private readonly document: PythonDocument,
+    file: FileInputs,
+    private readonly options: LintOptions,
+  ) {
+    super(file, () => document.tree);
+  }
+
+  get model(): SemanticModel {
+    return this.get(semanticModel);
+  }
+
+  run(rule: Rule): void {
+    this.rule = rule;
     try {
-      rule.check({ model, text, path: options.path, baselineText: options.baselineText, workspace: options.workspace, airflowPin: options.airflowPin, report });
+      rule.check(this);
     } catch (error) {
-      options.onRuleError?.(rule, error);
+      this.options.onRuleError?.(rule, error);
+    } finally {
+      this.rule = undefined;
     }
   }
-  return diagnostics.sort((a, b) => a.startOffset - b.startOffset || a.code.localeCompare(b.code));
+
+  /** A property, not a method: rules take it out of their context (`{ model, report }`). */
+  readonly report = (r: Report): void => {
+    const rule = this.rule!;
+    // The user's setting for the rule wins over the severity a rule gives a single report.
+    const severity = this.options.severities?.[rule.code] ?? r.severity ?? rule.defaultSeverity;
+    if (severity === "off") return;
+    const start = r.node ? r.node.startIndex : r.start!;
+    const end = r.node ? r.node.endIndex : r.end ?? start;
+    const range = { start: this.document.positionAt(start), end: this.document.positionAt(end) };
+    const noqa = (this.suppressions ??= noqaComments(this.model)).get(range.start.line);
+    if (noqa === "all" || noqa?.has(rule.code)) return;
+    const diagnostic: Diagnostic = { code: rule.code, name: rule.name, severity, message: r.message, range, startOffset: start, endOffset: end, fix: r.fix };
+    if (r.alternatives && r.alternatives.length > 0) diagnostic.alternatives = r.alternatives;
+    this.diagnostics.push(diagnostic);
+  };
 }
 
 /** `# noqa` (everything) or `# noqa: AS101, AS102` on a line, as ruff reads them. */

@@ -10,7 +10,7 @@
  * syntax trees, needs a new worker message.
  */
 import type { Connection } from "vscode-languageserver";
-import { DagOutline, outlineOfText } from "../engine/outline";
+import { DagOutline, outlineOfText } from "../engine/features/outline";
 import type { OpenDocuments } from "./documents";
 import { errorText, type Logger } from "./logger";
 

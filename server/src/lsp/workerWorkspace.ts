@@ -12,7 +12,7 @@
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Consulted, MAX_INDEXED_CHARACTERS, PythonDocument, WorkspaceClasses, WorkspaceIndex } from "../engine";
-import { SemanticModel } from "../engine/semantic/model";
+import { PythonModel } from "../engine/python/model";
 import type { IndexedFile } from "./workerProtocol";
 
 /** Work done per turn of the event loop before letting waiting messages through. */
@@ -135,7 +135,7 @@ export class WorkerWorkspace {
       const text = document.getText();
       if (text.length > MAX_INDEXED_CHARACTERS) continue;
       try {
-        if (this.index.updateFromModel(file, new SemanticModel(document.tree, text))) this.changedPaths.add(file);
+        if (this.index.updateFromModel(file, new PythonModel(document.tree, text))) this.changedPaths.add(file);
       } catch (error) {
         this.logError(`Could not index the open document ${uri}: ${String(error)}`);
       }

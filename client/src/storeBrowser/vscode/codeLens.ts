@@ -5,7 +5,7 @@
  */
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
-import type { DagOutline } from "../../../../server/src/engine/outline";
+import type { DagOutline } from "../../../../server/src/engine/features/outline";
 import { DAG_OUTLINE_METHOD, StoreLensSource } from "../codeLensData";
 import { COMMANDS } from "../commandIds";
 import type { Connections } from "../connections";

@@ -3,9 +3,9 @@
  * syntax tree without running anything. Lists, tuples, names bound once to them, `+` of those, and
  * for `extras_require` a dictionary of them.
  */
-import { parsePython, SyntaxNode } from "../parser";
-import { SemanticModel } from "../semantic/model";
-import { plainString } from "../semantic/syntax";
+import { parsePython, SyntaxNode } from "../syntax/parser";
+import { PythonModel } from "../python/model";
+import { plainString } from "../syntax/nodes";
 import { AirflowMention, specifierMention } from "./pin";
 import { isAirflowDistribution, parseRequirement } from "./requirement";
 
@@ -13,7 +13,7 @@ const SETUP = /^(?:(?:setuptools|distutils\.core)\.)?setup$/;
 
 export function setupPyMentions(text: string, file: string): AirflowMention[] {
   if (!/apache[-_.]airflow/i.test(text)) return [];
-  const model = new SemanticModel(parsePython(text), text);
+  const model = new PythonModel(parsePython(text), text);
   const mentions: AirflowMention[] = [];
   for (const call of model.calls) {
     if (!call.callee || !SETUP.test(call.callee)) continue;
@@ -39,7 +39,7 @@ export function setupPyMentions(text: string, file: string): AirflowMention[] {
 }
 
 /** The string literals of a requirements list expression. */
-function collectStrings(model: SemanticModel, expression: SyntaxNode, into: SyntaxNode[], depth: number): void {
+function collectStrings(model: PythonModel, expression: SyntaxNode, into: SyntaxNode[], depth: number): void {
   if (depth > 8) return;
   const node = model.resolveValue(expression);
   if (node.type === "list" || node.type === "tuple" || node.type === "set") {

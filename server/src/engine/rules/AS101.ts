@@ -1,8 +1,9 @@
-import { replaceNode } from "../fixes";
-import { SyntaxNode } from "../parser";
-import { Rule } from "../rule";
-import { SemanticModel } from "../semantic/model";
-import { classDecorators, isNonJson, NonJsonKind, ValuePart, valueParts } from "../semantic/valueKind";
+import { replaceNode } from "../fixes/edits";
+import { SyntaxNode } from "../syntax/parser";
+import { Rule } from "./rule";
+import { mentionsStore } from "./textGates";
+import { SemanticModel } from "../airflow/model";
+import { classDecorators, isNonJson, NonJsonKind, ValuePart, valueParts } from "../airflow/valueKind";
 import { Fix } from "../types";
 
 interface KindText {
@@ -94,6 +95,7 @@ export const AS101: Rule = {
   defaultSeverity: "error",
   category: "values",
   fix: "safe or unsafe",
+  mayReport: ({ text }) => mentionsStore(text) && text.includes("set"),
   check({ model, report }) {
     for (const call of model.storeCalls) {
       if (call.method !== "set" || !call.value) continue;

@@ -1,5 +1,6 @@
-import { replaceNode } from "../fixes";
-import { Rule } from "../rule";
+import { replaceNode } from "../fixes/edits";
+import { Rule } from "./rule";
+import { mentionsStore } from "./textGates";
 
 /**
  * ## What it does
@@ -36,6 +37,7 @@ export const AS102: Rule = {
   defaultSeverity: "error",
   category: "values",
   fix: "unsafe",
+  mayReport: ({ text }) => mentionsStore(text) && text.includes("set") && text.includes("None"),
   check({ model, report }) {
     for (const call of model.storeCalls) {
       if (call.method !== "set" || !call.value || model.resolveValue(call.value).type !== "none") continue;

@@ -1,8 +1,9 @@
-import { ensureImported, replaceNode } from "../fixes";
-import { SyntaxNode } from "../parser";
-import { Rule } from "../rule";
-import { SemanticModel } from "../semantic/model";
-import { isNumberLiteral, plainString, stringLiteral, unparenthesize } from "../semantic/syntax";
+import { ensureImported, replaceNode } from "../fixes/edits";
+import { SyntaxNode } from "../syntax/parser";
+import { Rule } from "./rule";
+import { mentionsStore } from "./textGates";
+import { SemanticModel } from "../airflow/model";
+import { isNumberLiteral, plainString, stringLiteral, unparenthesize } from "../syntax/nodes";
 import { Fix } from "../types";
 
 /**
@@ -52,6 +53,7 @@ export const AS103: Rule = {
   defaultSeverity: "error",
   category: "values",
   fix: "unsafe",
+  mayReport: ({ text }) => mentionsStore(text, ["task_state_store"]) && text.includes("set") && text.includes("retention"),
   check({ model, report }) {
     for (const call of model.storeCalls) {
       if (call.method !== "set" || call.store.kind !== "task") continue;

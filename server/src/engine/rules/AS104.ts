@@ -1,5 +1,6 @@
-import { removeArgument } from "../fixes";
-import { Rule } from "../rule";
+import { removeArgument } from "../fixes/edits";
+import { Rule } from "./rule";
+import { mentionsStore } from "./textGates";
 
 /**
  * ## What it does
@@ -41,6 +42,7 @@ export const AS104: Rule = {
   defaultSeverity: "error",
   category: "values",
   fix: "safe",
+  mayReport: ({ text }) => mentionsStore(text, ["asset_state_store"]) && text.includes("set") && text.includes("retention"),
   check({ model, report }) {
     for (const call of model.storeCalls) {
       if (call.method !== "set" || call.store.kind !== "asset") continue;

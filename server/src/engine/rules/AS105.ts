@@ -1,7 +1,8 @@
-import { SyntaxNode } from "../parser";
-import { Rule } from "../rule";
-import { StoreCall } from "../semantic/model";
-import { isNumberLiteral, stringLiteral, unparenthesize } from "../semantic/syntax";
+import { SyntaxNode } from "../syntax/parser";
+import { Rule } from "./rule";
+import { mentionsAny, mentionsStore } from "./textGates";
+import { StoreCall } from "../airflow/model";
+import { isNumberLiteral, stringLiteral, unparenthesize } from "../syntax/nodes";
 
 /** The `key` column of the state store tables (code: `String(512)`). */
 const MAX_KEY_LENGTH = 512;
@@ -55,6 +56,7 @@ export const AS105: Rule = {
   defaultSeverity: "warning",
   category: "values",
   fix: "none",
+  mayReport: ({ text }) => mentionsStore(text) && mentionsAny(text, ["get", "set", "delete"]),
   check({ model, report }) {
     for (const call of model.storeCalls) {
       if (call.method === "clear" || !call.key) continue;

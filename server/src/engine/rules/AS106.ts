@@ -1,8 +1,9 @@
-import { replaceNode } from "../fixes";
-import { captures, SyntaxNode } from "../parser";
-import { Rule } from "../rule";
-import { FunctionInfo, SemanticModel } from "../semantic/model";
-import { callArguments, plainString, unparenthesize } from "../semantic/syntax";
+import { replaceNode } from "../fixes/edits";
+import { captures, SyntaxNode } from "../syntax/parser";
+import { Rule } from "./rule";
+import { mentionsAny } from "./textGates";
+import { FunctionInfo, SemanticModel } from "../airflow/model";
+import { callArguments, plainString, unparenthesize } from "../syntax/nodes";
 import { Fix } from "../types";
 
 /** Context keys from AIP-103's development that never shipped, and the names Airflow 3.3 uses. */
@@ -66,6 +67,7 @@ export const AS106: Rule = {
   defaultSeverity: "error",
   category: "scope",
   fix: "safe or unsafe",
+  mayReport: ({ text }) => mentionsAny(text, ["task_state", "task_store", "asset_state", "asset_store"]),
   check({ model, text, report }) {
     if (!/task_state|task_store|asset_state|asset_store/.test(text) || !hasOldKeyString(model, text)) return;
     const subscripts = captures(model.root, SUBSCRIPTS, "read");

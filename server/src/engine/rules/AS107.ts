@@ -1,5 +1,6 @@
-import { Rule } from "../rule";
-import { valueParts } from "../semantic/valueKind";
+import { Rule } from "./rule";
+import { mentionsStore } from "./textGates";
+import { valueParts } from "../airflow/valueKind";
 
 /**
  * ## What it does
@@ -50,6 +51,7 @@ export const AS107: Rule = {
   defaultSeverity: "error",
   category: "values",
   fix: "none",
+  mayReport: ({ text }) => mentionsStore(text) && text.includes("set"),
   check({ model, report }) {
     for (const call of model.storeCalls) {
       if (call.method !== "set" || !call.value) continue;

@@ -1,9 +1,10 @@
-import { removeArgument, replaceNode } from "../fixes";
-import { SyntaxNode } from "../parser";
-import { Rule } from "../rule";
-import { FunctionInfo, Parameter, SemanticModel } from "../semantic/model";
-import { Scope } from "../semantic/scope";
-import { callArguments, plainString, unparenthesize } from "../semantic/syntax";
+import { removeArgument, replaceNode, wholeLines } from "../fixes/edits";
+import { SyntaxNode } from "../syntax/parser";
+import { Rule } from "./rule";
+import { mentionsStore } from "./textGates";
+import { FunctionInfo, Parameter, SemanticModel } from "../airflow/model";
+import { Scope } from "../python/scope";
+import { callArguments, plainString, unparenthesize, variableReferences } from "../syntax/nodes";
 import { Fix, TextEdit } from "../types";
 
 /**
@@ -61,6 +62,7 @@ export const AS201: Rule = {
   defaultSeverity: "warning",
   category: "scope",
   fix: "unsafe",
+  mayReport: ({ text }) => mentionsStore(text, ["asset_state_store"]) && text.includes("**"),
   check({ model, report }) {
     for (const fn of model.functions) {
       if (!fn.task && fn.callableOf.length === 0) continue;
@@ -70,7 +72,7 @@ export const AS201: Rule = {
       const reads = contextReads(model, fn, splat);
       // Named in the message even when the fix is not offered: it is the line that fails.
       const body = fn.node.childForFieldName("body");
-      const storeRead = body ? references(body, splat.name).map(readThrough).find((r) => r?.key === STORE) : undefined;
+      const storeRead = body ? variableReferences(body, splat.name).map(readThrough).find((r) => r?.key === STORE) : undefined;
       const name = splat.name;
       const message = storeRead
         ? `\`${storeRead.node.text}\` ${storeRead.node.type === "subscript" ? "raises `KeyError`" : "returns `None`"} at run time: Airflow passes the store to the \`${STORE}\` parameter, so \`**${name}\` never holds it. Use the parameter, and declare the other context keys the task reads as parameters instead of \`**${name}\`.`
@@ -99,7 +101,7 @@ function contextReads(model: SemanticModel, fn: FunctionInfo, splat: Parameter):
   // `context` must mean the parameter everywhere in the body.
   if (fn.scope.bindings.get(splat.name)?.length !== 1 || bindsWithin(model, body, splat.name)) return undefined;
   const reads: ContextRead[] = [];
-  for (const identifier of references(body, splat.name)) {
+  for (const identifier of variableReferences(body, splat.name)) {
     const read = readThrough(identifier);
     if (!read) return undefined;
     reads.push(read);
@@ -162,7 +164,7 @@ function canBecomeParameter(model: SemanticModel, fn: FunctionInfo, splat: Param
   const bindings = fn.scope.bindings.get(key);
   if (!bindings) {
     // A name the body takes from an enclosing scope or the builtins would be shadowed by the new parameter.
-    return references(body, key).length === 0;
+    return variableReferences(body, key).length === 0;
   }
   // Already a parameter, or assigned only from the context itself (`ti = context["ti"]`).
   const readNodes = new Set(reads.filter((r) => r.key === key).map((r) => r.node.id));
@@ -194,33 +196,13 @@ function redundantAssignments(text: string, reads: ContextRead[]): TextEdit[] {
   for (const { block, statements } of byBlock.values()) {
     let remaining = block.namedChildren.filter((c) => c.type !== "comment").length;
     for (const statement of statements) {
-      const line = wholeLines(text, statement);
+      const line = wholeLines(text, statement, "alone");
       if (!line || remaining <= 1) continue;
       edits.push({ start: line.start, end: line.end, newText: "" });
       remaining--;
     }
   }
   return edits;
-}
-
-/** The lines `node` occupies, newline included, when nothing else shares them. */
-function wholeLines(text: string, node: SyntaxNode): { start: number; end: number } | undefined {
-  const start = text.lastIndexOf("\n", node.startIndex - 1) + 1;
-  const newline = text.indexOf("\n", node.endIndex);
-  const end = newline === -1 ? text.length : newline + 1;
-  if (text.slice(start, node.startIndex).trim() !== "" || text.slice(node.endIndex, end).trim() !== "") return undefined;
-  return { start, end };
-}
-
-/** Identifiers named `name` in `node` that refer to a variable (not `x.name`, not `f(name=...)`). */
-function references(node: SyntaxNode, name: string): SyntaxNode[] {
-  return node.descendantsOfType("identifier").filter((id) => {
-    if (id.text !== name) return false;
-    const parent = id.parent;
-    if (parent?.type === "attribute" && parent.childForFieldName("attribute")?.id === id.id) return false;
-    if (parent?.type === "keyword_argument" && parent.childForFieldName("name")?.id === id.id) return false;
-    return true;
-  });
 }
 
 /**

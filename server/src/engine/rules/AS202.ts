@@ -1,8 +1,9 @@
-import { addToKeywordList } from "../lists";
-import { captures, SyntaxNode } from "../parser";
-import { Rule } from "../rule";
-import { AssetReference, assetReference, assetTextAt, storeEntries, storeHolds, TaskDeclaration, taskDeclarations } from "../semantic/assets";
-import { FunctionInfo, SemanticModel } from "../semantic/model";
+import { addToKeywordList } from "../fixes/lists";
+import { captures, SyntaxNode } from "../syntax/parser";
+import { Rule } from "./rule";
+import { mentionsStore } from "./textGates";
+import { AssetReference, assetReference, assetTextAt, storeEntries, storeHolds, TaskDeclaration, taskDeclarations } from "../airflow/assets";
+import { FunctionInfo, SemanticModel } from "../airflow/model";
 import { Fix, TextEdit } from "../types";
 
 /**
@@ -63,6 +64,7 @@ export const AS202: Rule = {
   defaultSeverity: "error",
   category: "scope",
   fix: "safe or unsafe",
+  mayReport: ({ text }) => mentionsStore(text, ["asset_state_store"]),
   check({ model, text, report }) {
     if (!text.includes("asset_state_store")) return;
     // Every subscript, in document order; a tree walk is cheaper than a query for a bare node type.

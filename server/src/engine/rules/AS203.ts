@@ -1,8 +1,9 @@
-import { replaceNode } from "../fixes";
-import { Rule } from "../rule";
-import { AssetReference, assetReference, assetTextAt, compareAssets, onlyAsset, storeHolds, storeSize, taskDeclarations } from "../semantic/assets";
-import { FunctionInfo, SemanticModel, StoreCall } from "../semantic/model";
-import { plainString } from "../semantic/syntax";
+import { replaceNode } from "../fixes/edits";
+import { Rule } from "./rule";
+import { mentionsStore } from "./textGates";
+import { AssetReference, assetReference, assetTextAt, compareAssets, onlyAsset, storeHolds, storeSize, taskDeclarations } from "../airflow/assets";
+import { FunctionInfo, SemanticModel, StoreCall } from "../airflow/model";
+import { plainString } from "../syntax/nodes";
 import { Fix } from "../types";
 
 /**
@@ -51,6 +52,7 @@ export const AS203: Rule = {
   defaultSeverity: "error",
   category: "scope",
   fix: "unsafe",
+  mayReport: ({ text }) => mentionsStore(text, ["asset_state_store"]),
   check({ model, report }) {
     for (const call of model.storeCalls) {
       if (call.store.kind !== "asset" || call.store.indexed || !call.function) continue;

@@ -1,9 +1,10 @@
-import { replaceNode } from "../fixes";
-import { SyntaxNode } from "../parser";
-import { Rule } from "../rule";
-import { mappingOf, TaskMapping } from "../semantic/mapping";
-import { FunctionInfo, SemanticModel, StoreCall } from "../semantic/model";
-import { plainString, stringLiteral, unparenthesize } from "../semantic/syntax";
+import { replaceNode } from "../fixes/edits";
+import { SyntaxNode } from "../syntax/parser";
+import { Rule } from "./rule";
+import { mentionsAny, mentionsStore } from "./textGates";
+import { mappingOf, TaskMapping } from "../airflow/taskMapping";
+import { FunctionInfo, SemanticModel, StoreCall } from "../airflow/model";
+import { plainString, stringLiteral, unparenthesize } from "../syntax/nodes";
 import { Fix } from "../types";
 
 /**
@@ -57,6 +58,7 @@ export const AS204: Rule = {
   defaultSeverity: "warning",
   category: "scope",
   fix: "unsafe",
+  mayReport: ({ text }) => mentionsStore(text, ["asset_state_store"]) && text.includes(".expand") && mentionsAny(text, ["set", "delete"]),
   check({ model, report }) {
     for (const call of model.storeCalls) {
       if (call.store.kind !== "asset" || (call.method !== "set" && call.method !== "delete") || !call.key || !call.function) continue;

@@ -1,5 +1,6 @@
-import { Rule } from "../rule";
-import { mappingOf } from "../semantic/mapping";
+import { Rule } from "./rule";
+import { mentionsStore } from "./textGates";
+import { mappingOf } from "../airflow/taskMapping";
 
 /**
  * ## What it does
@@ -49,6 +50,7 @@ export const AS205: Rule = {
   defaultSeverity: "info",
   category: "scope",
   fix: "none",
+  mayReport: ({ text }) => mentionsStore(text, ["task_state_store"]) && text.includes(".expand") && text.includes("clear"),
   check({ model, report }) {
     for (const call of model.storeCalls) {
       if (call.store.kind !== "task" || call.method !== "clear" || !call.function) continue;

@@ -1,8 +1,8 @@
-import { ensureImported, replaceNode } from "../fixes";
-import { attributeCalls, SyntaxNode } from "../parser";
-import { Rule } from "../rule";
-import { SemanticModel } from "../semantic/model";
-import { callArguments } from "../semantic/syntax";
+import { ensureImported, replaceNode } from "../fixes/edits";
+import { attributeCalls, SyntaxNode } from "../syntax/parser";
+import { Rule } from "./rule";
+import { SemanticModel } from "../airflow/model";
+import { callArguments } from "../syntax/nodes";
 import { Fix } from "../types";
 
 const UTCNOW = "datetime.datetime.utcnow";
@@ -53,6 +53,7 @@ export const AS206: Rule = {
   defaultSeverity: "warning",
   category: "values",
   fix: "safe or unsafe",
+  mayReport: ({ text }) => text.includes("utcnow") && text.includes("airflow"),
   check({ model, text, report }) {
     if (!text.includes("utcnow") || !model.importsFrom("airflow")) return;
     // Candidates found from the text; only they have their callee resolved.

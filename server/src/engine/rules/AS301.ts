@@ -1,10 +1,11 @@
-import { insertFirstInClassBody } from "../classBody";
-import { replaceNode } from "../fixes";
-import { parsePython, SyntaxNode } from "../parser";
-import { Report, Rule } from "../rule";
-import { ClassInfo, SemanticModel } from "../semantic/model";
-import { DEFAULT_EXTERNAL_ID_KEY, EXTERNAL_ID_KEY, isAirflowBaseOperator, isResumableJobMixin } from "../semantic/resumable";
-import { plainString, unparenthesize } from "../semantic/syntax";
+import { insertFirstInClassBody } from "../fixes/classBody";
+import { analysis } from "../context";
+import { replaceNode } from "../fixes/edits";
+import { parsePython, SyntaxNode } from "../syntax/parser";
+import { Report, Rule } from "./rule";
+import { ClassInfo, SemanticModel } from "../airflow/model";
+import { DEFAULT_EXTERNAL_ID_KEY, EXTERNAL_ID_KEY, isAirflowBaseOperator, isResumableJobMixin } from "../airflow/resumableOperators";
+import { plainString, unparenthesize } from "../syntax/nodes";
 
 /**
  * ## What it does
@@ -73,12 +74,14 @@ export const AS301: Rule = {
   fix: "unsafe",
   // Only a class deriving from the mixin (named in the file) can have a key to compare.
   inputs: { baseline: (text) => text.includes("ResumableJobMixin") },
-  check({ model, text, baselineText, report }) {
+  mayReport: ({ text, baselineText }) => baselineText !== undefined && text.includes("ResumableJobMixin") && text.includes("class"),
+  check(context) {
+    const { model, text, baselineText, report } = context;
     if (baselineText === undefined) return;
     const orders = new ResolutionOrders(model);
     const current = resumableKeys(orders);
     if (current.size === 0) return;
-    const committed = baselineKeys(baselineText);
+    const committed = context.get(baselineKeysAnalysis);
     const changes: KeyChange[] = [];
     for (const [className, now] of current) {
       const before = committed.get(className);
@@ -430,13 +433,8 @@ function constantName(literal: SyntaxNode): string | undefined {
   return target?.type === "identifier" && target.text !== ATTRIBUTE ? target.text : undefined;
 }
 
-/**
- * The keys of the committed text. The language server lints the same file on every keystroke against
- * the same baseline, so the last one is kept.
- */
-let lastBaseline: { text: string; keys: Map<string, ResumableKey> } | undefined;
-
-function baselineKeys(text: string): Map<string, ResumableKey> {
-  if (lastBaseline?.text !== text) lastBaseline = { text, keys: resumableKeys(new ResolutionOrders(new SemanticModel(parsePython(text), text))) };
-  return lastBaseline.keys;
-}
+/** The keys of the committed text, read once per lint from the `baselineText` input. */
+const baselineKeysAnalysis = analysis("committed external_id_key values", (context) => {
+  const text = context.baselineText ?? "";
+  return resumableKeys(new ResolutionOrders(new SemanticModel(parsePython(text), text)));
+});

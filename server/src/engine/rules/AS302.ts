@@ -1,10 +1,11 @@
-import { docstringOf } from "../classBody";
-import { SyntaxNode } from "../parser";
-import { Rule } from "../rule";
+import { docstringOf } from "../fixes/classBody";
+import { SyntaxNode } from "../syntax/parser";
+import { Rule } from "./rule";
+import { mentionsAny } from "./textGates";
 import { Fix } from "../types";
-import { FunctionInfo } from "../semantic/model";
-import { ownDescendants } from "../semantic/flow";
-import { ResumableOperators } from "../semantic/resumable";
+import { FunctionInfo } from "../airflow/model";
+import { ownDescendants } from "../python/controlFlow";
+import { MIXIN_PROVIDER_OPERATORS, ResumableOperators } from "../airflow/resumableOperators";
 
 /**
  * ## What it does
@@ -56,6 +57,7 @@ export const AS302: Rule = {
   category: "crash",
   fix: "unsafe",
   inputs: { workspace: true },
+  mayReport: ({ text, workspace }) => text.includes("execute") && text.includes("class") && (workspace !== undefined || mentionsAny(text, ["ResumableJobMixin", ...MIXIN_PROVIDER_OPERATORS])),
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("execute")) return;

@@ -1,6 +1,6 @@
-import { appendMethodsToClassBody } from "../classBody";
-import { Rule } from "../rule";
-import { ABSTRACT_METHODS, MixinMethod, ResumableOperators } from "../semantic/resumable";
+import { appendMethodsToClassBody } from "../fixes/classBody";
+import { Rule } from "./rule";
+import { ABSTRACT_METHODS, MixinMethod, ResumableOperators } from "../airflow/resumableOperators";
 
 /**
  * ## What it does
@@ -69,6 +69,7 @@ export const AS303: Rule = {
   category: "crash",
   fix: "unsafe",
   inputs: { workspace: true },
+  mayReport: ({ text, workspace }) => text.includes("class") && (workspace !== undefined || text.includes("ResumableJobMixin")),
   check(context) {
     const { text, report } = context;
     const resumable = ResumableOperators.of(context);

@@ -1,6 +1,6 @@
-import { replaceNode } from "../fixes";
-import { Rule } from "../rule";
-import { isAirflowBaseOperator, isResumableJobMixin, ResumableOperators } from "../semantic/resumable";
+import { replaceNode } from "../fixes/edits";
+import { Rule } from "./rule";
+import { isAirflowBaseOperator, isResumableJobMixin, ResumableOperators } from "../airflow/resumableOperators";
 
 /**
  * ## What it does
@@ -42,6 +42,7 @@ export const AS304: Rule = {
   category: "crash",
   fix: "safe or unsafe",
   inputs: { workspace: true },
+  mayReport: ({ text }) => text.includes("ResumableJobMixin"),
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("ResumableJobMixin")) return;

@@ -1,7 +1,7 @@
-import { SyntaxNode } from "../parser";
-import { Rule } from "../rule";
-import { ClassInfo, SemanticModel } from "../semantic/model";
-import { dictionaryEntry, ResumableOperators } from "../semantic/resumable";
+import { SyntaxNode } from "../syntax/parser";
+import { Rule } from "./rule";
+import { ClassInfo, SemanticModel } from "../airflow/model";
+import { dictionaryEntry, ResumableOperators } from "../airflow/resumableOperators";
 
 /**
  * ## What it does
@@ -40,6 +40,9 @@ export const AS305: Rule = {
   category: "crash",
   fix: "none",
   inputs: { workspace: true },
+  // `isZero` needs `retries` given a zero literal (`0`, `0_0`, `0x0`), parenthesised or not, or a name
+  // that may be bound to one: as a keyword, a dictionary key, a class attribute or a default.
+  mayReport: ({ text }) => text.includes("retries") && RETRIES_MAY_BE_ZERO.test(text),
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("retries")) return;
@@ -69,6 +72,8 @@ export const AS305: Rule = {
     }
   },
 };
+
+const RETRIES_MAY_BE_ZERO = /retries["']?(?:\s|#[^\n\r]*|\\)*[:=](?:\s|#[^\n\r]*|\\)*(?:0(?:[xXoObB]?[0_]*)?(?![\w.])|[A-Za-z_(])/;
 
 function isZero(model: SemanticModel, node: SyntaxNode): boolean {
   const value = model.resolveValue(node);

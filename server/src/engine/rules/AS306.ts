@@ -1,6 +1,6 @@
-import { Rule } from "../rule";
-import { isPlaceholder, mayFallOffEnd, ownDescendants } from "../semantic/flow";
-import { decoratorNames, ResumableOperators } from "../semantic/resumable";
+import { Rule } from "./rule";
+import { isPlaceholder, mayFallOffEnd, ownDescendants } from "../python/controlFlow";
+import { decoratorNames, ResumableOperators } from "../airflow/resumableOperators";
 
 /**
  * ## What it does
@@ -40,6 +40,7 @@ export const AS306: Rule = {
   category: "crash",
   fix: "none",
   inputs: { workspace: true },
+  mayReport: ({ text }) => text.includes("submit_job"),
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("submit_job")) return;

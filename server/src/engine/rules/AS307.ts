@@ -1,7 +1,7 @@
-import { SyntaxNode } from "../parser";
-import { Rule } from "../rule";
-import { SemanticModel } from "../semantic/model";
-import { dictionaryEntry, ResumableOperators } from "../semantic/resumable";
+import { SyntaxNode } from "../syntax/parser";
+import { Rule } from "./rule";
+import { SemanticModel } from "../airflow/model";
+import { dictionaryEntry, ResumableOperators } from "../airflow/resumableOperators";
 
 /**
  * ## What it does
@@ -41,6 +41,7 @@ export const AS307: Rule = {
   category: "crash",
   fix: "none",
   inputs: { workspace: true },
+  mayReport: ({ text }) => text.includes("durable"),
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("durable")) return;

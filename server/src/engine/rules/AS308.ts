@@ -1,6 +1,6 @@
-import { insertFirstInClassBody } from "../classBody";
-import { Rule } from "../rule";
-import { DEFAULT_EXTERNAL_ID_KEY, EXTERNAL_ID_KEY, ResumableOperators, snakeCaseClassName } from "../semantic/resumable";
+import { insertFirstInClassBody } from "../fixes/classBody";
+import { Rule } from "./rule";
+import { DEFAULT_EXTERNAL_ID_KEY, EXTERNAL_ID_KEY, ResumableOperators, snakeCaseClassName } from "../airflow/resumableOperators";
 
 /**
  * ## What it does
@@ -50,6 +50,7 @@ export const AS308: Rule = {
   category: "crash",
   fix: "unsafe",
   inputs: { workspace: true },
+  mayReport: ({ text, workspace }) => text.includes("class") && (workspace !== undefined || text.includes("ResumableJobMixin")),
   check(context) {
     const { text, baselineText, report } = context;
     const resumable = ResumableOperators.of(context);

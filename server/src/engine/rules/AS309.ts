@@ -1,7 +1,9 @@
-import { insertAt } from "../fixes";
-import { Rule } from "../rule";
-import { ClassInfo, FunctionInfo, SemanticModel } from "../semantic/model";
-import { ABSTRACT_METHODS, decoratorNames, MixinMethod, ResumableOperators } from "../semantic/resumable";
+import { insertAt } from "../fixes/edits";
+import { Rule } from "./rule";
+import { mentionsAny } from "./textGates";
+import { analysis } from "../context";
+import { ClassInfo, FunctionInfo, SemanticModel, semanticModel } from "../airflow/model";
+import { ABSTRACT_METHODS, MIXIN_PROVIDER_OPERATORS, MixinMethod, ResumableOperators, decoratorNames } from "../airflow/resumableOperators";
 
 /**
  * ## What it does
@@ -48,6 +50,8 @@ export const AS309: Rule = {
   category: "crash",
   fix: "safe or unsafe",
   inputs: { workspace: true },
+  mayReport: ({ text, workspace }) =>
+    mentionsAny(text, ABSTRACT_METHODS.map((m) => m.name)) && text.includes("class") && (workspace !== undefined || mentionsAny(text, ["ResumableJobMixin", ...MIXIN_PROVIDER_OPERATORS])),
   check(context) {
     const { model, report } = context;
     for (const cls of ResumableOperators.of(context).classes) {
@@ -99,18 +103,16 @@ function addParameters(model: SemanticModel, cls: ClassInfo, override: FunctionI
   };
 }
 
-const attributesCalledCache = new WeakMap<SemanticModel, Set<string>>();
-
-/** The names called as attributes anywhere in the file (`x.submit_job(...)`), collected once per model: a file can have many overrides to check. */
-function attributesCalled(model: SemanticModel): Set<string> {
-  let names = attributesCalledCache.get(model);
-  if (!names) {
-    names = new Set();
-    for (const call of model.calls) {
-      const attribute = call.node.childForFieldName("function")?.childForFieldName("attribute");
-      if (attribute) names.add(attribute.text);
-    }
-    attributesCalledCache.set(model, names);
+/** The names called as attributes anywhere in the file (`x.submit_job(...)`), collected once per file: a file can have many overrides to check. */
+const attributesCalledAnalysis = analysis("attributes called", (context) => {
+  const names = new Set<string>();
+  for (const call of context.get(semanticModel).calls) {
+    const attribute = call.node.childForFieldName("function")?.childForFieldName("attribute");
+    if (attribute) names.add(attribute.text);
   }
   return names;
+});
+
+function attributesCalled(model: SemanticModel): Set<string> {
+  return model.context.get(attributesCalledAnalysis);
 }

@@ -1,8 +1,7 @@
-import { Rule } from "../rule";
-import { SemanticModel } from "../semantic/model";
-import { ResumableOperators } from "../semantic/resumable";
-import { assetHome, variableFindings, VariableState } from "../semantic/variables";
-import { jsonMode, storeAccess, storeCallFor } from "../storeRewrite";
+import { Rule } from "./rule";
+import { SemanticModel } from "../airflow/model";
+import { assetHome, variableFindings, VariableState } from "../airflow/variablesAndXcom";
+import { jsonMode, storeAccess, storeCallFor } from "../fixes/storeRewrite";
 import { Fix, TextEdit } from "../types";
 
 /**
@@ -76,10 +75,11 @@ export const AS401: Rule = {
   category: "state",
   fix: "unsafe",
   inputs: { workspace: true },
+  mayReport: ({ text }) => text.includes("Variable") && text.includes("get") && text.includes("set"),
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("Variable")) return;
-    for (const state of variableFindings(model, ResumableOperators.of(context)).states) {
+    for (const state of variableFindings(context).states) {
       if (assetHome(model, state)) continue;
       const key = state.key.text;
       const fix = taskStoreFix(model, state);

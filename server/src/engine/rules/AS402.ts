@@ -1,10 +1,9 @@
-import { addToKeywordList } from "../lists";
-import { Rule } from "../rule";
-import { assetTextAt } from "../semantic/assets";
-import { SemanticModel } from "../semantic/model";
-import { ResumableOperators } from "../semantic/resumable";
-import { AssetHome, assetHome, variableFindings, VariableState } from "../semantic/variables";
-import { jsonMode, storeAccess, storeCallFor } from "../storeRewrite";
+import { addToKeywordList } from "../fixes/lists";
+import { Rule } from "./rule";
+import { assetTextAt } from "../airflow/assets";
+import { SemanticModel } from "../airflow/model";
+import { AssetHome, assetHome, variableFindings, VariableState } from "../airflow/variablesAndXcom";
+import { jsonMode, storeAccess, storeCallFor } from "../fixes/storeRewrite";
 import { Fix, TextEdit } from "../types";
 
 /**
@@ -75,10 +74,11 @@ export const AS402: Rule = {
   category: "state",
   fix: "unsafe",
   inputs: { workspace: true },
+  mayReport: ({ text }) => text.includes("Variable") && text.includes("get") && text.includes("set"),
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("Variable")) return;
-    for (const state of variableFindings(model, ResumableOperators.of(context)).states) {
+    for (const state of variableFindings(context).states) {
       const home = assetHome(model, state);
       if (!home) continue;
       const key = state.key.text;

@@ -1,10 +1,9 @@
-import { insertAt, replaceNode } from "../fixes";
-import { Rule } from "../rule";
-import { SemanticModel } from "../semantic/model";
-import { ResumableOperators } from "../semantic/resumable";
-import { indentationOf } from "../semantic/syntax";
-import { appearsOutside, XComCall, xcomRoundTrips, XComRoundTrip } from "../semantic/variables";
-import { storeAccess } from "../storeRewrite";
+import { insertAt, replaceNode } from "../fixes/edits";
+import { Rule } from "./rule";
+import { SemanticModel } from "../airflow/model";
+import { indentationOf } from "../syntax/nodes";
+import { appearsOutside, XComCall, xcomRoundTrips, XComRoundTrip } from "../airflow/variablesAndXcom";
+import { storeAccess } from "../fixes/storeRewrite";
 import { Fix, TextEdit } from "../types";
 
 /**
@@ -70,10 +69,11 @@ export const AS403: Rule = {
   category: "state",
   fix: "unsafe",
   inputs: { workspace: true },
+  mayReport: ({ text }) => text.includes("xcom_push") && text.includes("xcom_pull"),
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("xcom_p")) return;
-    for (const trip of xcomRoundTrips(model, ResumableOperators.of(context))) {
+    for (const trip of xcomRoundTrips(context)) {
       const fix = taskStoreFix(model, trip);
       const message = `Airflow clears this task's XComs when a retry starts, so on a retry the pull of "${trip.key}" finds nothing and the job is submitted again while the first one still runs. Keep the id in \`task_state_store\`, which survives retries (or build the operator on \`ResumableJobMixin\`).`;
       for (const call of [...trip.pulls, ...trip.pushes].sort((a, b) => a.node.startIndex - b.node.startIndex)) report({ node: call.node, message, fix });

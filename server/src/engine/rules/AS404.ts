@@ -1,9 +1,9 @@
-import { generateOperatorFix, plannedOperator } from "../resumableClass";
-import { Rule } from "../rule";
-import { ClassInfo, SemanticModel } from "../semantic/model";
-import { EXTERNAL_ID_KEY, ResumableOperators } from "../semantic/resumable";
-import { plainString } from "../semantic/syntax";
-import { variableFindings } from "../semantic/variables";
+import { generateOperatorFix, plannedOperator } from "../fixes/resumableClass";
+import { Rule } from "./rule";
+import { ClassInfo, SemanticModel } from "../airflow/model";
+import { EXTERNAL_ID_KEY, ResumableOperators } from "../airflow/resumableOperators";
+import { plainString } from "../syntax/nodes";
+import { variableFindings } from "../airflow/variablesAndXcom";
 
 /**
  * ## What it does
@@ -111,11 +111,12 @@ export const AS404: Rule = {
   category: "state",
   fix: "unsafe",
   inputs: { workspace: true },
+  mayReport: ({ text }) => text.includes("Variable") && text.includes("get") && text.includes("set") && text.includes("if"),
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("Variable")) return;
     const resumable = ResumableOperators.of(context);
-    const reconnects = variableFindings(model, resumable).reconnects;
+    const reconnects = variableFindings(context).reconnects;
     if (reconnects.length === 0) return;
     const keys = new Set(resumable.classes.map((cls) => ownKey(model, cls)).filter((k): k is string => k !== undefined));
     for (const pattern of reconnects) {

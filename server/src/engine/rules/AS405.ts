@@ -1,6 +1,7 @@
-import { Rule } from "../rule";
-import { SubmitAndPoll, submitAndPollSplits, WaitTask } from "../semantic/submitAndPoll";
-import { collapseSplit, taskName } from "../submitAndPollRewrites";
+import { Rule } from "./rule";
+import { mentionsAny } from "./textGates";
+import { SubmitAndPoll, submitAndPollSplits, WaitTask } from "../airflow/submitAndPoll";
+import { collapseSplit, taskName } from "../fixes/submitAndPollRewrites";
 
 /**
  * ## What it does
@@ -76,6 +77,7 @@ export const AS405: Rule = {
   category: "submit",
   fix: "unsafe",
   inputs: { workspace: true },
+  mayReport: ({ text }) => mentionsAny(text, ["wait_for_termination", "wait_for_completion"]),
   check(context) {
     const { model, report } = context;
     for (const split of submitAndPollSplits(context)) {

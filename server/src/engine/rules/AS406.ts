@@ -1,11 +1,11 @@
-import { replaceNode } from "../fixes";
-import { appendItem } from "../lists";
-import { SyntaxNode } from "../parser";
-import { Rule } from "../rule";
-import { DependencyGraph, Task } from "../semantic/dependencies";
-import { SemanticModel } from "../semantic/model";
-import { dictionaryEntry, ResumableOperators } from "../semantic/resumable";
-import { isSensor } from "../semantic/submitAndPoll";
+import { replaceNode } from "../fixes/edits";
+import { appendItem } from "../fixes/lists";
+import { SyntaxNode } from "../syntax/parser";
+import { Rule } from "./rule";
+import { DependencyGraph, Task } from "../airflow/dependencies";
+import { SemanticModel } from "../airflow/model";
+import { dictionaryEntry, ResumableOperators } from "../airflow/resumableOperators";
+import { isSensor } from "../airflow/submitAndPoll";
 import { Fix } from "../types";
 
 /**
@@ -60,6 +60,7 @@ export const AS406: Rule = {
   category: "submit",
   fix: "unsafe",
   inputs: { workspace: true },
+  mayReport: ({ text }) => text.includes("deferrable") && text.includes("wait_for_termination"),
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("deferrable") || !model.text.includes("wait_for_termination")) return;

@@ -1,9 +1,10 @@
-import { Rule } from "../rule";
-import { moveDependency } from "../rewiring";
-import { Dependency } from "../semantic/dependencies";
-import { SemanticModel } from "../semantic/model";
-import { readsResultOf, SubmitAndPoll, submitAndPollSplits } from "../semantic/submitAndPoll";
-import { taskName } from "../submitAndPollRewrites";
+import { Rule } from "./rule";
+import { mentionsAny } from "./textGates";
+import { moveDependency } from "../fixes/rewiring";
+import { Dependency } from "../airflow/dependencies";
+import { SemanticModel } from "../airflow/model";
+import { readsResultOf, SubmitAndPoll, submitAndPollSplits } from "../airflow/submitAndPoll";
+import { taskName } from "../fixes/submitAndPollRewrites";
 
 /**
  * ## What it does
@@ -53,6 +54,7 @@ export const AS407: Rule = {
   category: "submit",
   fix: "unsafe",
   inputs: { workspace: true },
+  mayReport: ({ text }) => mentionsAny(text, ["wait_for_termination", "wait_for_completion"]),
   check(context) {
     const { model, report } = context;
     for (const split of submitAndPollSplits(context)) {

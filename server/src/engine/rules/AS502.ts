@@ -1,8 +1,9 @@
-import { keywordCalls, SyntaxNode } from "../parser";
+import { keywordCalls, SyntaxNode } from "../syntax/parser";
 import { pinStatement } from "../project/pin";
-import { Rule } from "../rule";
-import { ClassInfo, SemanticModel } from "../semantic/model";
-import { dictionaryEntry, ResumableOperators } from "../semantic/resumable";
+import { Rule } from "./rule";
+import { mentionsAny } from "./textGates";
+import { ClassInfo, SemanticModel } from "../airflow/model";
+import { dictionaryEntry, ResumableOperators } from "../airflow/resumableOperators";
 
 /**
  * ## What it does
@@ -47,6 +48,7 @@ export const AS502: Rule = {
   category: "version",
   fix: "none",
   inputs: { airflowPin: true, workspace: true },
+  mayReport: ({ text, workspace, airflowPin }) => airflowPin?.below33 === true && mentionsAny(text, workspace ? ["durable", "class"] : ["ResumableJobMixin", "durable"]),
   check(context) {
     const { model, path, airflowPin, report } = context;
     if (!airflowPin?.below33) return;

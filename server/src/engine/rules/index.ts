@@ -1,5 +1,5 @@
 /** Every rule, in code order. A rule is added by creating its file and listing it here. */
-import { Rule } from "../rule";
+import { Rule } from "./rule";
 import { AS101 } from "./AS101";
 import { AS102 } from "./AS102";
 import { AS103 } from "./AS103";

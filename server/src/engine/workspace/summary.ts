@@ -3,9 +3,9 @@
  * imports bind, as plain strings. The syntax tree and the semantic model it was read from are
  * dropped, so a large workspace costs a few small maps per file.
  */
-import { parsePython } from "../parser";
-import { SemanticModel } from "../semantic/model";
-import { plainString } from "../semantic/syntax";
+import { parsePython } from "../syntax/parser";
+import { PythonModel } from "../python/model";
+import { plainString } from "../syntax/nodes";
 
 export interface ClassSummary {
   name: string;
@@ -42,11 +42,11 @@ const MAY_DEFINE_OR_IMPORT = /\bclass\b|\bimport\b/;
 
 export function summarizeText(text: string): ModuleSummary {
   if (!MAY_DEFINE_OR_IMPORT.test(text)) return emptySummary(looksLikeDagFile(text));
-  return summarizeModel(new SemanticModel(parsePython(text), text));
+  return summarizeModel(new PythonModel(parsePython(text), text));
 }
 
 /** For a file whose model is already built (an open document). */
-export function summarizeModel(model: SemanticModel): ModuleSummary {
+export function summarizeModel(model: PythonModel): ModuleSummary {
   const classes = new Map<string, ClassSummary>();
   for (const cls of model.classes) {
     if (cls.scope.parent !== model.module || model.module.unique(cls.name)?.kind !== "class") continue;

@@ -14,8 +14,8 @@
  * Queries never throw: anything unexpected answers "unknown".
  */
 import * as path from "node:path";
-import { ExternalClass, WorkspaceClasses } from "../rule";
-import { SemanticModel } from "../semantic/model";
+import { ExternalClass, WorkspaceClasses } from "../context";
+import { PythonModel } from "../python/model";
 import { foldersUpTo, isWithin, moduleFileCandidates, moduleNameUnder, relativeImportBase } from "./modulePaths";
 import { ModuleSummary, summarizeModel, summarizeText } from "./summary";
 
@@ -97,7 +97,7 @@ export class WorkspaceIndex implements WorkspaceClasses {
   }
 
   /** Like `update`, from a model already built (an open document). */
-  updateFromModel(file: string, model: SemanticModel): boolean {
+  updateFromModel(file: string, model: PythonModel): boolean {
     try {
       return this.store(path.resolve(file), summarizeModel(model));
     } catch {

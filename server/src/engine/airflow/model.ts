@@ -1,0 +1,275 @@
+/**
+ * The semantic model of one DAG file: the Python model (model.ts) and what Airflow makes of it:
+ * TaskFlow tasks and the operators that run functions as tasks, DAGs and their `default_args`, and
+ * the state stores' calls. What rules ask about instead of re-walking the tree; the store calls are
+ * found on first use.
+ */
+import { analysis, AnalysisContext } from "../context";
+import { attributeCalls, keywordCalls, SyntaxNode, Tree } from "../syntax/parser";
+import { CallInfo, ClassInfo as PythonClassInfo, FunctionInfo as PythonFunctionInfo, PythonModel } from "../python/model";
+import { Binding, Scope } from "../python/scope";
+import { callArguments, CallArguments, KeywordArgument, plainString, unparenthesize } from "../syntax/nodes";
+
+export { CallInfo, Parameter, ParameterKind } from "../python/model";
+
+export interface TaskDecorator {
+  /** The decorator's expression (`task`, `task(retries=2)`, `task.virtualenv(...)`). */
+  node: SyntaxNode;
+  /** `task`, `task.python`, `task.virtualenv`, ... */
+  variant: string;
+  keywords: Map<string, KeywordArgument>;
+}
+
+/** A function, with what Airflow makes of it. */
+export interface FunctionInfo extends PythonFunctionInfo {
+  enclosingClass?: ClassInfo;
+  /** Set when the function is a TaskFlow task. */
+  task?: TaskDecorator;
+  /** Operator calls (`PythonOperator(python_callable=f)`) that run this function as a task. */
+  callableOf: CallInfo[];
+}
+
+export type ClassInfo = PythonClassInfo<FunctionInfo>;
+
+export interface DagInfo {
+  /** `with DAG(...)` statement or the `@dag`-decorated function. */
+  node: SyntaxNode;
+  call?: CallInfo;
+  keywords: Map<string, KeywordArgument>;
+  /** The `default_args` dictionary, followed through a name when it is bound once. */
+  defaultArgs?: SyntaxNode;
+}
+
+export type StoreKind = "task" | "asset";
+
+export interface StoreReference {
+  kind: StoreKind;
+  /** The expression that evaluates to the store. */
+  node: SyntaxNode;
+  /** For the asset store: whether it was indexed with an asset (`asset_state_store[ORDERS]`). */
+  indexed: boolean;
+  /** The index expression of an indexed asset store. */
+  asset?: SyntaxNode;
+}
+
+export type StoreMethod = "get" | "set" | "delete" | "clear";
+
+export interface StoreCall {
+  node: SyntaxNode;
+  method: StoreMethod;
+  store: StoreReference;
+  args: CallArguments;
+  /** The key argument (first positional or `key=`). */
+  key?: SyntaxNode;
+  /** The value argument of `set` (second positional or `value=`). */
+  value?: SyntaxNode;
+  scope: Scope;
+  /** The function the call is in, if any. */
+  function?: FunctionInfo;
+}
+
+/** How the store an expression evaluates to is found: known at once, or from another expression's. */
+type StoreStep =
+  | { kind: "answer"; answer: StoreReference | undefined }
+  | { kind: "depends"; on: SyntaxNode; answer: (inner: StoreReference | undefined) => StoreReference | undefined };
+
+const TASK_DECORATOR = /^airflow\.(sdk|decorators)\.task(\.[A-Za-z_]+)?$/;
+const DAG_DECORATOR = /^airflow\.(sdk|decorators)\.dag$/;
+const DAG_CLASS = /^airflow\.(sdk|models|models\.dag|sdk\.definitions\.dag)?\.?DAG$/;
+/** A Python operator, or its `.partial(...)` for mapped tasks: either names the task's callable. */
+const PYTHON_OPERATOR = /^airflow\..*\.(PythonOperator|PythonVirtualenvOperator|ExternalPythonOperator|BranchPythonOperator|ShortCircuitOperator)(\.partial)?$/;
+const STORE_METHODS: readonly StoreMethod[] = ["get", "set", "delete", "clear"];
+/** The file's semantic model, built when a rule or another analysis first asks for it. */
+export const semanticModel = analysis("semantic model", (context) => new SemanticModel(context.tree, context.text, context));
+
+export class SemanticModel extends PythonModel<FunctionInfo> {
+  private dagList?: DagInfo[];
+  private storeCallList?: StoreCall[];
+  private readonly storeRefs = new Map<number, StoreReference | null>();
+
+  constructor(tree: Tree, text: string, context?: AnalysisContext) {
+    super(tree, text, context);
+    if (!context) this.context.provide(semanticModel, this);
+    this.resolveTasks();
+  }
+
+  protected override describeFunction(fn: PythonFunctionInfo): FunctionInfo {
+    // The class is set once every class is known (PythonModel.buildScopes).
+    return { ...fn, enclosingClass: undefined, callableOf: [] };
+  }
+
+  // ---- DAGs ----
+
+  get dags(): DagInfo[] {
+    if (!this.dagList) this.dagList = this.findDags();
+    return this.dagList;
+  }
+
+  // ---- state stores ----
+
+  /** Every `get` / `set` / `delete` / `clear` call on a task or asset state store. */
+  get storeCalls(): StoreCall[] {
+    if (!this.storeCallList) {
+      this.storeCallList = [];
+      for (const node of attributeCalls(this.tree, this.text, STORE_METHODS)) {
+        const call = this.callInfo(node);
+        const fn = node.childForFieldName("function")!;
+        const method = fn.childForFieldName("attribute")!.text;
+        const store = this.storeReference(fn.childForFieldName("object")!);
+        if (!store) continue;
+        const { positional, keywords } = call.args;
+        this.storeCallList.push({
+          node: call.node,
+          method: method as StoreMethod,
+          store,
+          args: call.args,
+          key: positional[0] ?? keywords.get("key")?.value,
+          value: method === "set" ? positional[1] ?? keywords.get("value")?.value : undefined,
+          scope: call.scope,
+          function: this.functionOf(call.node),
+        });
+      }
+    }
+    return this.storeCallList;
+  }
+
+  /**
+   * What store, if any, an expression evaluates to: `context["task_state_store"]`,
+   * `context.get("task_state_store")` (likewise `asset_state_store`), a `task_state_store` /
+   * `asset_state_store` parameter,
+   * `asset_state_store[ASSET]`, or a name bound once to one of these.
+   */
+  storeReference(expression: SyntaxNode): StoreReference | undefined {
+    // Chains of subscripts and of names bound to names can be as long as the file: the expressions
+    // each answer depends on are followed in a loop, then answered innermost first.
+    const chain: { node: SyntaxNode; step: StoreStep }[] = [];
+    let node: SyntaxNode | undefined = unparenthesize(expression);
+    while (node && !this.storeRefs.has(node.id)) {
+      this.storeRefs.set(node.id, null); // guards against cycles through bindings
+      const step = this.storeStep(node);
+      chain.push({ node, step });
+      node = step.kind === "depends" ? unparenthesize(step.on) : undefined;
+    }
+    let inner = node ? this.storeRefs.get(node.id) ?? undefined : undefined;
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const { node: outer, step } = chain[i];
+      inner = step.kind === "depends" ? step.answer(inner) : step.answer;
+      this.storeRefs.set(outer.id, inner ?? null);
+    }
+    return inner;
+  }
+
+  /** The store `node` is, or the expression whose store decides it. */
+  private storeStep(node: SyntaxNode): StoreStep {
+    const answer = (reference: StoreReference | undefined): StoreStep => ({ kind: "answer", answer: reference });
+    switch (node.type) {
+      case "subscript": {
+        const index = node.childForFieldName("subscript");
+        const value = node.childForFieldName("value")!;
+        const contextKey = plainString(index);
+        if (contextKey === "task_state_store") return answer({ kind: "task", node, indexed: false });
+        if (contextKey === "asset_state_store") return answer({ kind: "asset", node, indexed: false });
+        return { kind: "depends", on: value, answer: (inner) => (inner?.kind === "asset" && !inner.indexed && index ? { kind: "asset", node, indexed: true, asset: index } : undefined) };
+      }
+      case "call": {
+        const fn = node.childForFieldName("function");
+        if (fn?.type !== "attribute" || fn.childForFieldName("attribute")?.text !== "get") return answer(undefined);
+        const contextKey = plainString(callArguments(node).positional[0]);
+        if (contextKey !== "task_state_store" && contextKey !== "asset_state_store") return answer(undefined);
+        const kind = contextKey === "task_state_store" ? "task" : "asset";
+        // `store.get("task_state_store")` reads the store, not the context.
+        return { kind: "depends", on: fn.childForFieldName("object")!, answer: (inner) => (inner ? undefined : { kind, node, indexed: false }) };
+      }
+      case "identifier": {
+        const binding = this.bindingOf(node) ?? this.storeParameterRebinding(node);
+        if (!binding) return answer(undefined);
+        if (binding.kind === "parameter") {
+          if (node.text === "task_state_store") return answer({ kind: "task", node, indexed: false });
+          if (node.text === "asset_state_store") return answer({ kind: "asset", node, indexed: false });
+          return answer(undefined);
+        }
+        if (binding.kind === "assign" && binding.value) return { kind: "depends", on: binding.value, answer: (bound) => (bound ? { ...bound, node } : undefined) };
+        return answer(undefined);
+      }
+      default:
+        return answer(undefined);
+    }
+  }
+
+  /**
+   * The seeds' own idiom `asset_state_store = asset_state_store[ORDERS]` binds the name twice, so it
+   * has no single binding: up to the end of that assignment the name is the parameter, after it the
+   * indexed store.
+   */
+  private storeParameterRebinding(identifier: SyntaxNode): Binding | undefined {
+    const bindings = this.scopeOf(identifier).lookup(identifier.text);
+    if (!bindings || bindings.length !== 2) return undefined;
+    const parameter = bindings.find((b) => b.kind === "parameter");
+    const assignment = bindings.find((b) => b.kind === "assign");
+    const value = assignment?.value && unparenthesize(assignment.value);
+    if (!parameter || !assignment || !value || value.type !== "subscript" || value.childForFieldName("value")?.text !== identifier.text) return undefined;
+    return identifier.startIndex < value.endIndex ? parameter : assignment;
+  }
+
+  private resolveTasks(): void {
+    for (const fn of this.functions) {
+      const decorated = fn.node.parent;
+      if (decorated?.type !== "decorated_definition") continue;
+      for (const decorator of decorated.namedChildren) {
+        if (decorator.type !== "decorator") continue;
+        const expression = decorator.namedChildren[0];
+        if (!expression) continue;
+        const isCall = expression.type === "call";
+        const target = isCall ? expression.childForFieldName("function") : expression;
+        const name = this.qualifiedName(target);
+        if (name && TASK_DECORATOR.test(name)) {
+          const variant = name.replace(/^airflow\.(sdk|decorators)\./, "");
+          fn.task = { node: expression, variant, keywords: isCall ? callArguments(expression).keywords : new Map() };
+          break;
+        }
+      }
+    }
+    // The text says cheaply whether any call can pass `python_callable=`.
+    if (!this.text.includes("python_callable")) return;
+    for (const node of keywordCalls(this.tree, this.text, "python_callable")) {
+      const call = this.callInfo(node);
+      if (!call.callee || !PYTHON_OPERATOR.test(call.callee)) continue;
+      const callable = call.args.keywords.get("python_callable")?.value;
+      if (callable?.type !== "identifier") continue;
+      const fn = this.functionNamed(callable.text, call.scope);
+      if (fn) fn.callableOf.push(call);
+    }
+  }
+
+  private findDags(): DagInfo[] {
+    const dags: DagInfo[] = [];
+    // A callee ending in `DAG` is spelled so in the file (in the call or in an import), and resolving
+    // the callee of every call of a large file is costly: without the word, no call is a DAG.
+    const dagCalls = this.text.includes("DAG") ? this.calls : [];
+    for (const call of dagCalls) {
+      if (!call.callee || !DAG_CLASS.test(call.callee)) continue;
+      dags.push({ node: call.node.parent?.parent?.type === "with_item" ? call.node.parent.parent : call.node, call, keywords: call.args.keywords, defaultArgs: this.defaultArgs(call.args.keywords) });
+    }
+    for (const fn of this.functions) {
+      const decorated = fn.node.parent;
+      if (decorated?.type !== "decorated_definition") continue;
+      for (const decorator of decorated.namedChildren) {
+        const expression = decorator.namedChildren[0];
+        if (!expression) continue;
+        const target = expression.type === "call" ? expression.childForFieldName("function") : expression;
+        const name = this.qualifiedName(target);
+        if (!name || !DAG_DECORATOR.test(name)) continue;
+        const keywords = expression.type === "call" ? callArguments(expression).keywords : new Map<string, KeywordArgument>();
+        dags.push({ node: fn.node, keywords, defaultArgs: this.defaultArgs(keywords) });
+      }
+    }
+    return dags;
+  }
+
+  private defaultArgs(keywords: Map<string, KeywordArgument>): SyntaxNode | undefined {
+    const value = keywords.get("default_args")?.value;
+    if (!value) return undefined;
+    const resolved = this.resolveValue(value);
+    return resolved.type === "dictionary" ? resolved : undefined;
+  }
+}

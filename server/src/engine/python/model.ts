@@ -1,0 +1,486 @@
+/**
+ * The Python model of one file: scopes, bindings, imports, functions, classes and calls, as Python
+ * resolves names. It knows nothing of Airflow; the Airflow layer's `SemanticModel` (airflowModel.ts)
+ * builds on it. Built once per parse; calls are worked out on first use.
+ */
+import { AnalysisContext } from "../context";
+import { SyntaxNode, Tree } from "../syntax/parser";
+import { Binding, Scope } from "./scope";
+import { callArguments, CallArguments, dottedParts, unparenthesize } from "../syntax/nodes";
+
+export type ParameterKind = "positional" | "keyword-only" | "var-positional" | "var-keyword";
+
+export interface Parameter {
+  name: string;
+  kind: ParameterKind;
+  /** The whole parameter node (`x`, `x=1`, `**context`). */
+  node: SyntaxNode;
+  nameNode: SyntaxNode;
+  default?: SyntaxNode;
+}
+
+export interface FunctionInfo {
+  node: SyntaxNode;
+  name: string;
+  nameNode: SyntaxNode;
+  parameters: Parameter[];
+  /** The function's own scope (its parameters and locals). */
+  scope: Scope;
+  /** The class whose body defines this function, if any. */
+  enclosingClass?: ClassInfo;
+}
+
+export interface ClassInfo<F extends FunctionInfo = FunctionInfo> {
+  node: SyntaxNode;
+  name: string;
+  nameNode: SyntaxNode;
+  /** Base class expressions, keyword arguments (`metaclass=`) excluded. */
+  bases: SyntaxNode[];
+  /** Qualified names of the bases where they can be resolved. */
+  baseNames: (string | undefined)[];
+  /** Class-level assignments (`external_id_key = "..."`). */
+  attributes: Map<string, Binding>;
+  methods: Map<string, F>;
+  scope: Scope;
+}
+
+/** A call expression; its callee, arguments and scope are worked out on first use, since most calls are never asked about. */
+export class CallInfo {
+  private calleeName?: string | null;
+  private argumentsOf?: CallArguments;
+  private scopeOf?: Scope;
+
+  constructor(
+    readonly node: SyntaxNode,
+    private readonly model: PythonModel,
+  ) {}
+
+  /** The qualified name of the callee where it resolves (`airflow.sdk.DAG`, `datetime.datetime.now`). */
+  get callee(): string | undefined {
+    if (this.calleeName === undefined) this.calleeName = this.model.qualifiedName(this.node.childForFieldName("function")) ?? null;
+    return this.calleeName ?? undefined;
+  }
+
+  get args(): CallArguments {
+    return (this.argumentsOf ??= callArguments(this.node));
+  }
+
+  get scope(): Scope {
+    return (this.scopeOf ??= this.model.scopeOf(this.node));
+  }
+}
+
+const SCOPE_TYPES = ["function_definition", "class_definition"];
+/** Target nodes whose names are bound by unpacking (`a, [b, *c] = ...`). */
+const UNPACKING_TYPES = ["pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "list_splat_pattern", "parenthesized_expression"];
+/** The nodes that bind names. */
+const BINDING_TYPES = [
+  "import_statement",
+  "import_from_statement",
+  "assignment",
+  "augmented_assignment",
+  "named_expression",
+  "for_statement",
+  "as_pattern_target",
+  "global_statement",
+  "nonlocal_statement",
+];
+
+/** `F`: what a layer above knows of each function (the Airflow layer adds its task facts). */
+export class PythonModel<F extends FunctionInfo = FunctionInfo> {
+  readonly module: Scope;
+  /** The analysis context the model belongs to; analyses built from the model are kept there. */
+  readonly context: AnalysisContext;
+  readonly functions: F[] = [];
+  readonly classes: ClassInfo<F>[] = [];
+  private readonly scopes = new Map<number, Scope>();
+  /** Function and class scopes in order of their body's start, for offset lookups. */
+  private readonly scopesByStart: Scope[] = [];
+  private readonly functionsByNode = new Map<number, F>();
+  private callList?: CallInfo[];
+  private classesByName?: Map<string, ClassInfo<F>[]>;
+
+  constructor(
+    readonly tree: Tree,
+    /** The source `tree` was parsed from: some lookups search it and map the offsets back to nodes. */
+    readonly text: string,
+    context?: AnalysisContext,
+  ) {
+    // A model made directly from a tree (a test, a project file) gets a context of its own.
+    this.context = context ?? new AnalysisContext({ text }, tree);
+    this.module = new Scope("module", tree.rootNode, undefined, 0, Number.MAX_SAFE_INTEGER);
+    // One walk of the tree finds the nodes of both passes; each pass takes its own, in document order.
+    const nodes = this.root.descendantsOfType([...SCOPE_TYPES, ...BINDING_TYPES]);
+    const types = nodes.map((node) => node.type);
+    this.buildScopes(nodes.filter((_, i) => SCOPE_TYPES.includes(types[i])));
+    this.collectBindings(nodes.filter((_, i) => BINDING_TYPES.includes(types[i])));
+  }
+
+  /** What this model keeps of a function; a layer above adds its own facts. */
+  protected describeFunction(fn: FunctionInfo): F {
+    return fn as F;
+  }
+
+  get root(): SyntaxNode {
+    return this.tree.rootNode;
+  }
+
+  // ---- scopes and names ----
+
+  /**
+   * The scope in which `node` is evaluated: the innermost function or class whose body contains it.
+   * Found by offset among the scopes (sorted by body start) rather than by walking `node.parent`,
+   * which tree-sitter computes from the root on every call.
+   */
+  scopeOf(node: SyntaxNode): Scope {
+    return this.scopeAt(node.startIndex);
+  }
+
+  private scopeAt(offset: number): Scope {
+    const scopes = this.scopesByStart;
+    let low = 0;
+    let high = scopes.length - 1;
+    let candidate = -1;
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      if (scopes[mid].bodyStart <= offset) {
+        candidate = mid;
+        low = mid + 1;
+      } else high = mid - 1;
+    }
+    for (let scope: Scope | undefined = candidate >= 0 ? scopes[candidate] : undefined; scope; scope = scope.parent) {
+      if (scope.contains(offset)) return scope;
+    }
+    return this.module;
+  }
+
+  /** The innermost function whose body contains `node`. */
+  functionOf(node: SyntaxNode): F | undefined {
+    for (let scope: Scope | undefined = this.scopeOf(node); scope; scope = scope.parent) {
+      if (scope.kind === "function") return this.functionsByNode.get(scope.node.startIndex);
+    }
+    return undefined;
+  }
+
+  /** The binding an identifier refers to when it is bound exactly once. */
+  bindingOf(identifier: SyntaxNode): Binding | undefined {
+    if (identifier.type !== "identifier") return undefined;
+    return this.scopeOf(identifier).unique(identifier.text);
+  }
+
+  /**
+   * Follows a name to the expression it was assigned, through single assignments
+   * (`RETENTION = 7` makes `RETENTION` resolve to `7`). Other expressions resolve to themselves.
+   */
+  resolveValue(node: SyntaxNode): SyntaxNode {
+    let current = unparenthesize(node);
+    for (let depth = 0; depth < 8 && current.type === "identifier"; depth++) {
+      const binding = this.bindingOf(current);
+      if (!binding || binding.kind !== "assign" || !binding.value) break;
+      current = unparenthesize(binding.value);
+    }
+    return current;
+  }
+
+  /**
+   * The fully qualified name of a dotted expression: `datetime.now` → `datetime.datetime.now` after
+   * `from datetime import datetime`. Names that are not imported resolve to themselves when unbound
+   * (builtins like `float`), definitions of this file to their own names, and to undefined when they
+   * are variables.
+   */
+  qualifiedName(node: SyntaxNode | null | undefined): string | undefined {
+    if (!node) return undefined;
+    const parts = dottedParts(unparenthesize(node));
+    if (!parts) return undefined;
+    const bindings = this.scopeOf(node).lookup(parts[0]);
+    if (!bindings) return parts.join(".");
+    // A class or function defined in this file is named by its own dotted path.
+    if (bindings.length === 1 && (bindings[0].kind === "class" || bindings[0].kind === "function")) return parts.join(".");
+    const imports = bindings.filter((b) => b.kind === "import");
+    if (imports.length !== bindings.length || new Set(imports.map((b) => b.qualifiedName)).size !== 1) return undefined;
+    return [imports[0].qualifiedName!, ...parts.slice(1)].join(".");
+  }
+
+  /** Whether `node` names something imported from `module` (or one of its submodules). */
+  importsFrom(module: string): boolean {
+    for (const bindings of this.module.bindings.values()) {
+      for (const b of bindings) {
+        if (b.kind === "import" && (b.qualifiedName === module || b.qualifiedName?.startsWith(module + "."))) return true;
+      }
+    }
+    return false;
+  }
+
+  functionNamed(name: string, scope: Scope = this.module): F | undefined {
+    const binding = scope.unique(name);
+    if (!binding || binding.kind !== "function") return undefined;
+    return this.functionsByNode.get(binding.target.parent!.startIndex);
+  }
+
+  classNamed(name: string): ClassInfo<F> | undefined {
+    return this.classesNamed(name)[0];
+  }
+
+  /** Every class of this file defined under `name`, in document order. */
+  classesNamed(name: string): readonly ClassInfo<F>[] {
+    if (!this.classesByName) {
+      this.classesByName = new Map();
+      for (const cls of this.classes) {
+        const named = this.classesByName.get(cls.name);
+        if (named) named.push(cls);
+        else this.classesByName.set(cls.name, [cls]);
+      }
+    }
+    return this.classesByName.get(name) ?? [];
+  }
+
+  /** The class whose name `nameNode` is (the target of a `class` binding). */
+  classDefinedBy(nameNode: SyntaxNode): ClassInfo<F> | undefined {
+    const id = nameNode.id;
+    return this.classesNamed(nameNode.text).find((c) => c.nameNode.id === id);
+  }
+
+  // ---- calls ----
+
+  get calls(): CallInfo[] {
+    if (!this.callList) {
+      this.callList = this.root.descendantsOfType("call").map((node) => this.callInfo(node));
+    }
+    return this.callList;
+  }
+
+  callInfo(node: SyntaxNode): CallInfo {
+    return new CallInfo(node, this);
+  }
+
+  /** The classes defined in this file whose bases include `qualifiedOrLocalName`, directly or through other classes of the file. */
+  subclassesOf(isBase: (qualifiedName: string) => boolean): ClassInfo<F>[] {
+    // Whether each class name derives, worked out once per name. The chain of bases is followed with
+    // an explicit stack, since it can be as long as the file; a name met again while its own answer is
+    // pending is a cycle, which derives from nothing.
+    const derives = new Map<string, boolean>();
+    const pending = new Set<string>();
+    const answer = (cls: ClassInfo<F>): boolean => {
+      const stack: { cls: ClassInfo<F>; next: number }[] = [{ cls, next: 0 }];
+      pending.add(cls.name);
+      let found: boolean | undefined;
+      while (stack.length > 0) {
+        const top = stack[stack.length - 1];
+        if (found === undefined) {
+          const base = top.cls.baseNames[top.next++];
+          if (top.next > top.cls.baseNames.length) found = false;
+          else if (!base) continue;
+          else if (isBase(base)) found = true;
+          else {
+            const local = this.classNamed(base);
+            const known = local && derives.get(local.name);
+            if (known) found = true;
+            else if (local && known === undefined && !pending.has(local.name)) {
+              pending.add(local.name);
+              stack.push({ cls: local, next: 0 });
+            }
+            continue;
+          }
+        }
+        // `found` is the answer of `top`; a parent goes on with its next base unless it is true.
+        derives.set(top.cls.name, found);
+        pending.delete(top.cls.name);
+        stack.pop();
+        if (!found) found = undefined;
+      }
+      return derives.get(cls.name)!;
+    };
+    return this.classes.filter((c) => derives.get(c.name) ?? answer(c));
+  }
+
+  // ---- construction ----
+
+  /** `definitions`: the file's function and class definitions, in document order. */
+  private buildScopes(definitions: SyntaxNode[]): void {
+    // descendantsOfType returns nodes in document order, so a parent's scope exists before its children's.
+    for (const node of definitions) {
+      const body = node.childForFieldName("body");
+      const parent = this.scopeOf(node);
+      const scope = new Scope(node.type === "class_definition" ? "class" : "function", node, parent, body?.startIndex ?? node.endIndex, body?.endIndex ?? node.endIndex);
+      this.scopes.set(node.startIndex, scope);
+      this.scopesByStart.push(scope);
+    }
+    for (const node of definitions) {
+      const nameNode = node.childForFieldName("name");
+      if (!nameNode) continue;
+      const scope = this.scopes.get(node.startIndex)!;
+      const parentScope = scope.parent!;
+      if (node.type === "class_definition") {
+        const cls = this.classInfo(node, nameNode, scope);
+        this.classes.push(cls);
+        parentScope.add({ name: cls.name, kind: "class", target: nameNode });
+      } else {
+        const fn = this.describeFunction({
+          node,
+          name: nameNode.text,
+          nameNode,
+          parameters: parametersOf(node),
+          scope,
+        });
+        this.functions.push(fn);
+        this.functionsByNode.set(node.startIndex, fn);
+        parentScope.add({ name: fn.name, kind: "function", target: nameNode });
+        for (const p of fn.parameters) scope.add({ name: p.name, kind: "parameter", target: p.nameNode, value: p.default });
+      }
+    }
+    const classesByScope = new Map(this.classes.map((cls) => [cls.scope, cls]));
+    for (const fn of this.functions) {
+      const cls = fn.scope.parent && classesByScope.get(fn.scope.parent);
+      if (cls) {
+        fn.enclosingClass = cls;
+        cls.methods.set(fn.name, fn);
+      }
+    }
+  }
+
+  private classInfo(node: SyntaxNode, nameNode: SyntaxNode, scope: Scope): ClassInfo<F> {
+    const superclasses = node.childForFieldName("superclasses");
+    const bases = superclasses ? superclasses.namedChildren.filter((c) => c.type !== "keyword_argument" && c.type !== "comment") : [];
+    return {
+      node,
+      name: nameNode.text,
+      nameNode,
+      bases,
+      baseNames: [],
+      attributes: new Map(),
+      methods: new Map(),
+      scope,
+    };
+  }
+
+  /** `statements`: the file's nodes of the `BINDING_TYPES`, in document order. */
+  private collectBindings(statements: SyntaxNode[]): void {
+    for (const node of statements) {
+      switch (node.type) {
+        case "import_statement":
+        case "import_from_statement":
+          this.bindImport(node);
+          break;
+        case "assignment":
+          this.bindAssignment(node.childForFieldName("left"), node.childForFieldName("right"));
+          break;
+        case "augmented_assignment":
+        case "for_statement":
+          this.bindTargets(node.childForFieldName("left"), "other");
+          break;
+        case "named_expression":
+          this.bindTargets(node.childForFieldName("name"), "other");
+          break;
+        case "as_pattern_target":
+          this.bindTargets(node.namedChildren[0], "other");
+          break;
+        default:
+          // `global x` / `nonlocal x` make x's bindings unknowable from here.
+          for (const id of node.namedChildren) this.scopeOf(node).add({ name: id.text, kind: "other", target: id });
+      }
+    }
+    for (const cls of this.classes) {
+      for (const [name, bindings] of cls.scope.bindings) {
+        const assigned = bindings.filter((b) => b.kind === "assign");
+        if (assigned.length > 0) cls.attributes.set(name, assigned[assigned.length - 1]);
+      }
+      cls.baseNames = cls.bases.map((b) => this.qualifiedName(b));
+    }
+  }
+
+  private bindImport(node: SyntaxNode): void {
+    const scope = this.scopeOf(node);
+    const fromModule = node.type === "import_from_statement" ? node.childForFieldName("module_name")?.text : undefined;
+    for (const name of node.childrenForFieldName("name")) {
+      const aliased = name.type === "aliased_import";
+      const dotted = aliased ? name.childForFieldName("name")! : name;
+      const alias = aliased ? name.childForFieldName("alias")! : undefined;
+      const path = dotted.text.replace(/\s+/g, "");
+      // Relative imports keep their leading dots (`.operators.SparkOp`); the workspace index resolves them.
+      const qualifiedName = fromModule ? (fromModule.endsWith(".") ? fromModule + path : `${fromModule}.${path}`) : path;
+      if (alias) scope.add({ name: alias.text, kind: "import", target: alias, qualifiedName });
+      else if (fromModule) scope.add({ name: path, kind: "import", target: dotted, qualifiedName });
+      // `import a.b.c` binds `a`, which stands for the package `a`.
+      else scope.add({ name: path.split(".")[0], kind: "import", target: dotted, qualifiedName: path.split(".")[0] });
+    }
+  }
+
+  private bindAssignment(left: SyntaxNode | null, right: SyntaxNode | null): void {
+    // Nested unpacking is taken apart with a stack (it can nest as deep as the file is long), in
+    // document order.
+    const pending: [SyntaxNode | null, SyntaxNode | null][] = [[left, right]];
+    for (let next = pending.pop(); next; next = pending.pop()) {
+      const [target, value] = next;
+      if (!target) continue;
+      if (target.type === "identifier") {
+        // `x: int` alone declares without binding.
+        if (value) this.scopeOf(target).add({ name: target.text, kind: "assign", target, value });
+        continue;
+      }
+      // `a, b = 1, 2` pairs up; any other unpacking binds names to unknown values.
+      const targets = target.type === "pattern_list" || target.type === "tuple_pattern" ? target.namedChildren : undefined;
+      const values = value && (value.type === "expression_list" || value.type === "tuple") ? value.namedChildren : undefined;
+      if (targets && values && targets.length === values.length) {
+        for (let i = targets.length - 1; i >= 0; i--) pending.push([targets[i], values[i]]);
+      } else this.bindTargets(target, "other");
+    }
+  }
+
+  private bindTargets(target: SyntaxNode | null | undefined, kind: "other"): void {
+    // A stack rather than recursion, for targets nested as deep as the file is long; children are pushed last first to bind in document order.
+    const pending = target ? [target] : [];
+    for (let next = pending.pop(); next; next = pending.pop()) {
+      const type = next.type;
+      if (type === "identifier") this.scopeOf(next).add({ name: next.text, kind, target: next });
+      else if (UNPACKING_TYPES.includes(type)) {
+        const children = next.namedChildren;
+        for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]);
+      }
+    }
+  }
+
+}
+
+function parametersOf(fn: SyntaxNode): Parameter[] {
+  const list = fn.childForFieldName("parameters");
+  if (!list) return [];
+  const result: Parameter[] = [];
+  let keywordOnly = false;
+  for (const node of list.namedChildren) {
+    switch (node.type) {
+      case "identifier":
+        result.push({ name: node.text, kind: keywordOnly ? "keyword-only" : "positional", node, nameNode: node });
+        break;
+      case "typed_parameter": {
+        const inner = node.namedChildren[0];
+        if (inner?.type === "identifier") result.push({ name: inner.text, kind: keywordOnly ? "keyword-only" : "positional", node, nameNode: inner });
+        else if (inner?.type === "list_splat_pattern" || inner?.type === "dictionary_splat_pattern") pushSplat(inner, node);
+        break;
+      }
+      case "default_parameter":
+      case "typed_default_parameter": {
+        const name = node.childForFieldName("name");
+        if (name) result.push({ name: name.text, kind: keywordOnly ? "keyword-only" : "positional", node, nameNode: name, default: node.childForFieldName("value") ?? undefined });
+        break;
+      }
+      case "list_splat_pattern":
+        pushSplat(node, node);
+        break;
+      case "dictionary_splat_pattern":
+        pushSplat(node, node);
+        break;
+      case "keyword_separator":
+        keywordOnly = true;
+        break;
+    }
+  }
+  return result;
+
+  function pushSplat(pattern: SyntaxNode, whole: SyntaxNode): void {
+    const name = pattern.namedChildren[0];
+    if (!name) return;
+    const kind: ParameterKind = pattern.type === "list_splat_pattern" ? "var-positional" : "var-keyword";
+    if (kind === "var-positional") keywordOnly = true;
+    result.push({ name: name.text, kind, node: whole, nameNode: name });
+  }
+}

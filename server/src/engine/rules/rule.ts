@@ -1,0 +1,78 @@
+/**
+ * What a rule is. Each rule lives in its own file under `rules/`, with a doc comment
+ * (What it does / Why is this bad / Example / Use instead / Fix safety) right above its export;
+ * `docs/rules/` is generated from those comments.
+ */
+export type { ExternalClass, WorkspaceClasses } from "../context";
+import { SyntaxNode } from "../syntax/parser";
+import type { AnalysisContext, FileInputs } from "../context";
+import { SemanticModel } from "../airflow/model";
+import { Fix, Severity } from "../types";
+
+export interface Rule {
+  /** `AS` and three digits. */
+  code: string;
+  /** kebab-case, e.g. `non-json-value`. */
+  name: string;
+  /** One line for tables and SARIF. */
+  summary: string;
+  defaultSeverity: Severity;
+  /** The review section its findings go under, and the guidance's grouping of the rules. */
+  category: RuleCategory;
+  /** Whether its findings come with a fix, and how safe it is (what its doc's "Fix safety" says). */
+  fix: FixAvailability;
+  /** The inputs beyond the file's own text that the rule reads; front ends fetch only what some enabled rule needs. */
+  inputs?: RuleInputs;
+  /**
+   * A cheap test of the file's text and inputs that holds wherever the rule can report anything
+   * (see rules/textGates.ts). Where it fails the rule does not run; a file that fails it for every
+   * enabled rule is not parsed. Absent: the rule always runs.
+   */
+  mayReport?(file: FileInputs): boolean;
+  check(context: RuleContext): void;
+}
+
+/** The guidance's groups of rules, in the order the review presents them. */
+export type RuleCategory = "values" | "scope" | "crash" | "state" | "submit" | "version";
+
+/** As ruff's `FixAvailability`, with the safety of the fix. */
+export type FixAvailability = "safe" | "unsafe" | "safe or unsafe" | "none";
+
+export interface RuleInputs {
+  /**
+   * The rule compares the file with its committed version (`baselineText`). Given the file's text,
+   * says whether that version could matter: a cheap test, so that git is asked only for such files.
+   */
+  baseline?: (text: string) => boolean;
+  /** The rule follows imports into the workspace's other modules (`workspace`). */
+  workspace?: boolean;
+  /** The rule reads the Airflow version the project pins (`airflowPin`). */
+  airflowPin?: boolean;
+}
+
+export interface Report {
+  /** The node to underline, or explicit UTF-16 offsets. */
+  node?: SyntaxNode;
+  start?: number;
+  end?: number;
+  message: string;
+  /** The preferred fix or rewrite. */
+  fix?: Fix;
+  /** Other rewrites of the same finding, each its own code action; never applied by `--fix` / fix-all. */
+  alternatives?: Fix[];
+  /**
+   * This finding's severity when it differs from the rule's `defaultSeverity` (AS105 reports a key
+   * with a dot as a warning and a number as an error). A severity the user sets for the rule
+   * (`airflowStateStore.rules`, `--rule-severity`) wins over it for every report of the rule.
+   */
+  severity?: Severity;
+}
+
+/**
+ * What a rule's check is given: the file's analysis context (its inputs, and `get(analysis)` for
+ * what the rule needs), the file's semantic model, and where to report.
+ */
+export interface RuleContext extends AnalysisContext {
+  readonly model: SemanticModel;
+  report(report: Report): void;
+}

@@ -1,0 +1,34 @@
+/**
+ * Cheap tests on a file's text that rules declare as `mayReport`: each holds wherever its rule can
+ * report, so a file that fails every enabled rule's test is not analysed at all. They must stay
+ * sound (never false where the rule could report), which test/rules/gates.test.ts checks on every
+ * fixture; a test that is true too often only costs time.
+ */
+
+export type StoreName = "task_state_store" | "asset_state_store";
+
+/** Whether the text holds at least one of `words`. */
+export function mentionsAny(text: string, words: readonly string[]): boolean {
+  return words.some((word) => text.includes(word));
+}
+
+/**
+ * Whether the text can name one of the stores: the name itself (a context key or a parameter), or a
+ * context key spelled as implicitly concatenated strings (`"task_st" "ate_store"`), which Python
+ * joins and the model reads as one key: a piece that is a proper prefix of the name, followed by
+ * the next piece's quote.
+ */
+export function mentionsStore(text: string, stores: readonly StoreName[] = ["task_state_store", "asset_state_store"]): boolean {
+  return stores.some((store) => text.includes(store) || CONCATENATED_KEY[store].test(text));
+}
+
+function concatenatedKey(name: string): RegExp {
+  const prefixes = Array.from({ length: name.length - 1 }, (_, i) => name.slice(0, i + 1));
+  // Between the pieces: white space, comments and backslash line continuations; then a string prefix and a quote.
+  return new RegExp(`["'](?:${prefixes.join("|")})["'](?:\\s|#[^\\n\\r]*|\\\\\\r?\\n|\\\\\\r)*[rRuUfFbBtT]{0,2}["']`);
+}
+
+const CONCATENATED_KEY: Readonly<Record<StoreName, RegExp>> = {
+  task_state_store: concatenatedKey("task_state_store"),
+  asset_state_store: concatenatedKey("asset_state_store"),
+};

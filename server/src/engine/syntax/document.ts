@@ -1,0 +1,102 @@
+/**
+ * An open Python file: its text and its syntax tree, kept in step edit by edit.
+ * Each content change is mirrored onto the old tree with `tree.edit`, and the file is re-parsed with
+ * the edited tree so tree-sitter reuses every subtree the edit did not touch.
+ */
+import { TextDocument } from "vscode-languageserver-textdocument";
+import { parsePython, Point, Tree } from "./parser";
+import { Position, Range } from "../types";
+
+export interface ContentChange {
+  /** Absent: the change replaces the whole text. */
+  range?: Range;
+  text: string;
+}
+
+/** A cheap gate: a file that never names Airflow or a store cannot misuse one, so it is not parsed. */
+const RELEVANT = /airflow|state_store|ResumableJobMixin|external_id_key/;
+
+export class PythonDocument {
+  private text: TextDocument;
+  private syntaxTree: Tree | undefined;
+  private parsedVersion = -1;
+
+  constructor(
+    readonly uri: string,
+    text: string,
+    version = 0,
+  ) {
+    this.text = TextDocument.create(uri, "python", version, text);
+  }
+
+  get version(): number {
+    return this.text.version;
+  }
+
+  getText(): string {
+    return this.text.getText();
+  }
+
+  get lineCount(): number {
+    return this.text.lineCount;
+  }
+
+  positionAt(offset: number): Position {
+    return this.text.positionAt(offset);
+  }
+
+  offsetAt(position: Position): number {
+    return this.text.offsetAt(position);
+  }
+
+  lineText(line: number): string {
+    return this.text.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } }).replace(/\r?\n$/, "");
+  }
+
+  /** Whether the file could use Airflow's state stores at all. */
+  isRelevant(): boolean {
+    return RELEVANT.test(this.text.getText());
+  }
+
+  /** The syntax tree of the current text, parsed incrementally from the previous one when there is one. */
+  get tree(): Tree {
+    if (!this.syntaxTree || this.parsedVersion !== this.text.version) {
+      this.syntaxTree = parsePython(this.text.getText(), this.syntaxTree);
+      this.parsedVersion = this.text.version;
+    }
+    return this.syntaxTree;
+  }
+
+  /** Applies changes in order, as LSP's incremental sync sends them. */
+  update(changes: ContentChange[], version: number): void {
+    for (const change of changes) {
+      if (!change.range) {
+        this.syntaxTree = undefined;
+        this.text = TextDocument.update(this.text, [{ text: change.text }], version);
+        continue;
+      }
+      const startIndex = this.text.offsetAt(change.range.start);
+      const oldEndIndex = this.text.offsetAt(change.range.end);
+      const startPosition = this.text.positionAt(startIndex);
+      const oldEndPosition = this.text.positionAt(oldEndIndex);
+      this.text = TextDocument.update(this.text, [{ range: change.range, text: change.text }], version);
+      const newEndIndex = startIndex + change.text.length;
+      if (this.syntaxTree) {
+        this.syntaxTree.edit({
+          startIndex,
+          oldEndIndex,
+          newEndIndex,
+          startPosition: toPoint(startPosition),
+          oldEndPosition: toPoint(oldEndPosition),
+          newEndPosition: toPoint(this.text.positionAt(newEndIndex)),
+        });
+      }
+    }
+    // An unchanged version number after an edit would make `tree` return the stale parse.
+    if (this.text.version === this.parsedVersion) this.parsedVersion = -1;
+  }
+}
+
+function toPoint(position: Position): Point {
+  return { row: position.line, column: position.character };
+}

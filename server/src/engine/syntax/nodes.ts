@@ -1,0 +1,141 @@
+/** Small questions asked of tree-sitter-python nodes, so rules never poke at raw node shapes. */
+import { SyntaxNode } from "./parser";
+
+export interface StringLiteral {
+  /** The literal's value when it has no interpolation; escape sequences are kept as written. */
+  value: string;
+  prefix: string;
+  isBytes: boolean;
+  isFString: boolean;
+}
+
+/** A string or implicitly concatenated strings; undefined for anything else. */
+export function stringLiteral(node: SyntaxNode | null | undefined): StringLiteral | undefined {
+  if (!node) return undefined;
+  // Each node property is a call into the native binding: read each once.
+  const type = node.type;
+  if (type === "concatenated_string") {
+    const parts = node.namedChildren.map(stringLiteral);
+    if (parts.some((p) => !p)) return undefined;
+    const literals = parts as StringLiteral[];
+    return {
+      value: literals.map((p) => p.value).join(""),
+      prefix: literals[0].prefix,
+      isBytes: literals.some((p) => p.isBytes),
+      isFString: literals.some((p) => p.isFString),
+    };
+  }
+  if (type !== "string") return undefined;
+  const start = node.firstChild;
+  const end = node.lastChild;
+  if (!start || !end || start.type !== "string_start") return undefined;
+  const opening = start.text;
+  const whole = node.text;
+  const prefix = opening.replace(/["']+$/, "").toLowerCase();
+  const value = whole.slice(opening.length, whole.length - end.text.length);
+  return { value, prefix, isBytes: prefix.includes("b"), isFString: prefix.includes("f") && node.namedChildren.some((c) => c.type === "interpolation") };
+}
+
+/** The value of a plain (non-f, non-bytes) string literal. */
+export function plainString(node: SyntaxNode | null | undefined): string | undefined {
+  const literal = stringLiteral(node);
+  return literal && !literal.isBytes && !literal.isFString ? literal.value : undefined;
+}
+
+export function isNumberLiteral(node: SyntaxNode | null | undefined): boolean {
+  // A loop, not recursion: `- - - 1` can nest as deep as the file is long.
+  for (let current = node; current; current = current.child(1)) {
+    const type = current.type;
+    if (type === "integer" || type === "float") return true;
+    if (type !== "unary_operator" || !/^[-+]$/.test(current.child(0)?.text ?? "")) return false;
+  }
+  return false;
+}
+
+export interface CallArguments {
+  positional: SyntaxNode[];
+  keywords: Map<string, KeywordArgument>;
+  /** `*args` or `**kwargs` were passed: the call's arguments are not fully known. */
+  hasSplat: boolean;
+}
+
+export interface KeywordArgument {
+  /** The whole `name=value` node. */
+  node: SyntaxNode;
+  name: string;
+  value: SyntaxNode;
+}
+
+export function callArguments(call: SyntaxNode): CallArguments {
+  const result: CallArguments = { positional: [], keywords: new Map(), hasSplat: false };
+  const list = call.childForFieldName("arguments");
+  if (!list || list.type !== "argument_list") {
+    // `f(x for x in y)`: the generator is the only argument.
+    if (list) result.positional.push(list);
+    return result;
+  }
+  // Each node property is a call into the native binding: read each once.
+  for (const arg of list.namedChildren) {
+    const type = arg.type;
+    if (type === "keyword_argument") {
+      const name = arg.childForFieldName("name");
+      const value = arg.childForFieldName("value");
+      if (name && value) {
+        const text = name.text;
+        result.keywords.set(text, { node: arg, name: text, value });
+      }
+    } else if (type === "list_splat" || type === "dictionary_splat") {
+      result.hasSplat = true;
+    } else if (type !== "comment") {
+      result.positional.push(arg);
+    }
+  }
+  return result;
+}
+
+/** `a.b.c` as ["a", "b", "c"]; undefined when the expression is not a plain dotted name. */
+export function dottedParts(node: SyntaxNode | null | undefined): string[] | undefined {
+  // Walks down the objects in a loop (an attribute chain can be as long as the file), collecting the names last first.
+  const reversed: string[] = [];
+  let current = node;
+  while (current?.type === "attribute") {
+    const attribute = current.childForFieldName("attribute");
+    if (!attribute) return undefined;
+    reversed.push(attribute.text);
+    current = current.childForFieldName("object");
+  }
+  if (current?.type !== "identifier") return undefined;
+  reversed.push(current.text);
+  return reversed.reverse();
+}
+
+/** Drops the parentheses around an expression: `(x)` is `x`. */
+export function unparenthesize(node: SyntaxNode): SyntaxNode {
+  let current = node;
+  while (current.type === "parenthesized_expression" && current.namedChildCount === 1) current = current.namedChildren[0];
+  return current;
+}
+
+/** The text of the line's leading white space at `node`'s statement. */
+export function indentationOf(node: SyntaxNode, text: string): string {
+  const lineStart = text.lastIndexOf("\n", node.startIndex - 1) + 1;
+  const match = /^[ \t]*/.exec(text.slice(lineStart, node.startIndex + 1));
+  return match ? match[0] : "";
+}
+
+/**
+ * The identifiers spelled `name` in `node` (itself included) that read a variable: not an
+ * attribute's name (`x.name`) and not a keyword argument's (`f(name=...)`).
+ */
+export function variableReferences(node: SyntaxNode, name: string): SyntaxNode[] {
+  const identifiers = node.type === "identifier" ? [node] : node.descendantsOfType("identifier");
+  return identifiers.filter((id) => id.text === name && !isAttributeOrKeywordName(id));
+}
+
+function isAttributeOrKeywordName(identifier: SyntaxNode): boolean {
+  const parent = identifier.parent;
+  return (
+    (parent?.type === "attribute" && parent.childForFieldName("attribute")?.id === identifier.id) ||
+    (parent?.type === "keyword_argument" && parent.childForFieldName("name")?.id === identifier.id)
+  );
+}

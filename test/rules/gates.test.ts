@@ -1,0 +1,78 @@
+/**
+ * Each rule's `mayReport` text test must hold wherever the rule can report: the linter skips a rule
+ * (and, when every rule is skipped, the parse) where it fails. Every Python file of the repository's
+ * fixtures and examples, and a few spellings chosen to slip past a careless test, is linted with the
+ * registry's rules and with copies that have no text test; the findings must be the same.
+ */
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, test } from "node:test";
+import { allRules, Diagnostic, lint, LintOptions, PythonDocument, Rule, WorkspaceClasses } from "../../server/src/engine";
+import { AirflowPin } from "../../server/src/engine/project";
+import { fromRoot } from "../support/paths";
+
+const ungated: readonly Rule[] = allRules.map((rule) => ({ ...rule, mayReport: undefined }));
+
+function pythonFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === "node_modules" ? [] : pythonFiles(full);
+    return entry.name.endsWith(".py") ? [full] : [];
+  });
+}
+
+const below33: AirflowPin = JSON.parse(fs.readFileSync(fromRoot("test", "rules", "fixtures", "AS501.pin.json"), "utf8"));
+
+/** A workspace that knows no class: enough to make the rules that follow imports consider them. */
+const emptyWorkspace: WorkspaceClasses = { resolveClass: () => undefined };
+
+function shown(diagnostics: readonly Diagnostic[]): string[] {
+  return diagnostics.map((d) => `${d.code}@${d.startOffset}-${d.endOffset}: ${d.message}`);
+}
+
+function assertSameFindings(name: string, text: string, options: LintOptions): void {
+  const document = () => new PythonDocument("file:///gate.py", text);
+  assert.deepEqual(shown(lint(document(), options)), shown(lint(document(), { ...options, rules: ungated })), name);
+}
+
+describe("rules' text tests", () => {
+  const files = [...pythonFiles(fromRoot("test", "rules", "fixtures")), ...pythonFiles(fromRoot("examples"))];
+
+  test("the fixtures and examples give the same findings with and without them", () => {
+    assert.ok(files.length > 60, `only ${files.length} files`);
+    for (const file of files) {
+      const text = fs.readFileSync(file, "utf8");
+      const baseline = file.replace(/(\.silent|\.fixed)?\.py$/, ".baseline.py");
+      const baselineText = fs.existsSync(baseline) && baseline !== file ? fs.readFileSync(baseline, "utf8") : text.replace(/external_id_key = "[^"]*"/g, 'external_id_key = "renamed"');
+      assertSameFindings(file, text, { path: file, baselineText, airflowPin: below33 });
+      assertSameFindings(`${file} (with a workspace)`, text, { path: file, baselineText, airflowPin: below33, workspace: emptyWorkspace });
+    }
+  });
+
+  test("a store key spelled as concatenated strings still counts as naming the store", () => {
+    const text = [
+      "from datetime import datetime",
+      "from airflow.sdk import task",
+      "",
+      "@task",
+      "def t(**context):",
+      '    store = context["task_st" "ate_store"]',
+      "    store.set('k', datetime.now())",
+      "    store.set('n', None)",
+      "",
+    ].join("\n");
+    const findings = lint(new PythonDocument("file:///concatenated.py", text));
+    assert.ok(findings.some((d) => d.code === "AS101") && findings.some((d) => d.code === "AS102"), shown(findings).join("\n"));
+    assertSameFindings("concatenated key", text, {});
+  });
+
+  test("a file no rule's test lets through is not parsed", () => {
+    const document = new PythonDocument("file:///plain.py", "from airflow.sdk import dag\n\n@dag()\ndef plain():\n    pass\n");
+    assert.deepEqual(lint(document), []);
+    let parsed = false;
+    Object.defineProperty(document, "tree", { get: () => ((parsed = true), undefined) });
+    lint(document);
+    assert.equal(parsed, false);
+  });
+});
