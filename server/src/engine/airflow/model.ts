@@ -68,6 +68,11 @@ export interface StoreCall {
   function?: FunctionInfo;
 }
 
+/** How the store an expression evaluates to is found: known at once, or from another expression's. */
+type StoreStep =
+  | { kind: "answer"; answer: StoreReference | undefined }
+  | { kind: "depends"; on: SyntaxNode; answer: (inner: StoreReference | undefined) => StoreReference | undefined };
+
 const TASK_DECORATOR = /^airflow\.(sdk|decorators)\.task(\.[A-Za-z_]+)?$/;
 const DAG_DECORATOR = /^airflow\.(sdk|decorators)\.dag$/;
 const DAG_CLASS = /^airflow\.(sdk|models|models\.dag|sdk\.definitions\.dag)?\.?DAG$/;
@@ -135,51 +140,59 @@ export class SemanticModel extends PythonModel<FunctionInfo> {
    * `asset_state_store[ASSET]`, or a name bound once to one of these.
    */
   storeReference(expression: SyntaxNode): StoreReference | undefined {
-    const node = unparenthesize(expression);
-    const key = node.id;
-    const cached = this.storeRefs.get(key);
-    if (cached !== undefined) return cached ?? undefined;
-    this.storeRefs.set(key, null); // guards against cycles through bindings
-    const found = this.computeStoreReference(node);
-    this.storeRefs.set(key, found ?? null);
-    return found;
+    // Chains of subscripts and of names bound to names can be as long as the file: the expressions
+    // each answer depends on are followed in a loop, then answered innermost first.
+    const chain: { node: SyntaxNode; step: StoreStep }[] = [];
+    let node: SyntaxNode | undefined = unparenthesize(expression);
+    while (node && !this.storeRefs.has(node.id)) {
+      this.storeRefs.set(node.id, null); // guards against cycles through bindings
+      const step = this.storeStep(node);
+      chain.push({ node, step });
+      node = step.kind === "depends" ? unparenthesize(step.on) : undefined;
+    }
+    let inner = node ? this.storeRefs.get(node.id) ?? undefined : undefined;
+    for (let i = chain.length - 1; i >= 0; i--) {
+      const { node: outer, step } = chain[i];
+      inner = step.kind === "depends" ? step.answer(inner) : step.answer;
+      this.storeRefs.set(outer.id, inner ?? null);
+    }
+    return inner;
   }
 
-  private computeStoreReference(node: SyntaxNode): StoreReference | undefined {
+  /** The store `node` is, or the expression whose store decides it. */
+  private storeStep(node: SyntaxNode): StoreStep {
+    const answer = (reference: StoreReference | undefined): StoreStep => ({ kind: "answer", answer: reference });
     switch (node.type) {
       case "subscript": {
         const index = node.childForFieldName("subscript");
         const value = node.childForFieldName("value")!;
         const contextKey = plainString(index);
-        if (contextKey === "task_state_store") return { kind: "task", node, indexed: false };
-        if (contextKey === "asset_state_store") return { kind: "asset", node, indexed: false };
-        const inner = this.storeReference(value);
-        if (inner?.kind === "asset" && !inner.indexed && index) return { kind: "asset", node, indexed: true, asset: index };
-        return undefined;
+        if (contextKey === "task_state_store") return answer({ kind: "task", node, indexed: false });
+        if (contextKey === "asset_state_store") return answer({ kind: "asset", node, indexed: false });
+        return { kind: "depends", on: value, answer: (inner) => (inner?.kind === "asset" && !inner.indexed && index ? { kind: "asset", node, indexed: true, asset: index } : undefined) };
       }
       case "call": {
         const fn = node.childForFieldName("function");
-        if (fn?.type !== "attribute" || fn.childForFieldName("attribute")?.text !== "get") return undefined;
+        if (fn?.type !== "attribute" || fn.childForFieldName("attribute")?.text !== "get") return answer(undefined);
         const contextKey = plainString(callArguments(node).positional[0]);
-        if ((contextKey !== "task_state_store" && contextKey !== "asset_state_store") || this.storeReference(fn.childForFieldName("object")!)) return undefined;
-        return { kind: contextKey === "task_state_store" ? "task" : "asset", node, indexed: false };
+        if (contextKey !== "task_state_store" && contextKey !== "asset_state_store") return answer(undefined);
+        const kind = contextKey === "task_state_store" ? "task" : "asset";
+        // `store.get("task_state_store")` reads the store, not the context.
+        return { kind: "depends", on: fn.childForFieldName("object")!, answer: (inner) => (inner ? undefined : { kind, node, indexed: false }) };
       }
       case "identifier": {
         const binding = this.bindingOf(node) ?? this.storeParameterRebinding(node);
-        if (!binding) return undefined;
+        if (!binding) return answer(undefined);
         if (binding.kind === "parameter") {
-          if (node.text === "task_state_store") return { kind: "task", node, indexed: false };
-          if (node.text === "asset_state_store") return { kind: "asset", node, indexed: false };
-          return undefined;
+          if (node.text === "task_state_store") return answer({ kind: "task", node, indexed: false });
+          if (node.text === "asset_state_store") return answer({ kind: "asset", node, indexed: false });
+          return answer(undefined);
         }
-        if (binding.kind === "assign" && binding.value) {
-          const bound = this.storeReference(binding.value);
-          return bound ? { ...bound, node } : undefined;
-        }
-        return undefined;
+        if (binding.kind === "assign" && binding.value) return { kind: "depends", on: binding.value, answer: (bound) => (bound ? { ...bound, node } : undefined) };
+        return answer(undefined);
       }
       default:
-        return undefined;
+        return answer(undefined);
     }
   }
 

@@ -115,6 +115,7 @@ export class ResumableOperators {
   private resumableList?: ClassInfo[];
   private dagScopeList?: DagScope[];
   private instantiatedNames?: Set<string>;
+  private baseNameSet?: Set<string>;
 
   constructor(
     readonly model: SemanticModel,
@@ -189,7 +190,7 @@ export class ResumableOperators {
     if (this.instantiated().has(cls.name)) return true;
     if (!this.ancestry(cls).operator) return false;
     if (/^(Base|Abstract)|(Base|Mixin)$/.test(cls.name)) return false;
-    if (this.model.classes.some((other) => other.baseNames.includes(cls.name))) return false;
+    if (this.baseNames().has(cls.name)) return false;
     return ![...cls.methods.values()].some((method) => decoratorNames(method.node).some((name) => name === "abstractmethod" || name.endsWith(".abstractmethod")));
   }
 
@@ -234,7 +235,7 @@ export class ResumableOperators {
     if (providerOperator(className)) return { call, className };
     const local = this.moduleClass(className);
     if (local) return this.ancestry(local).resumable ? { call, className, local } : undefined;
-    if (this.model.classes.some((c) => c.name === className)) return undefined;
+    if (this.model.classesNamed(className).length > 0) return undefined;
     // Operator classes are CapWords; `datetime.datetime(...)` and `print(...)` are not worth a look-up.
     if (!/^[A-Z]/.test(className.slice(className.lastIndexOf(".") + 1))) return undefined;
     const external = this.resolveInWorkspace(className, this.path);
@@ -268,7 +269,7 @@ export class ResumableOperators {
 
   /** A class defined once at module level of this file under `name`. */
   private moduleClass(name: string): ClassInfo | undefined {
-    const matches = this.model.classes.filter((c) => c.name === name);
+    const matches = this.model.classesNamed(name);
     return matches.length === 1 && this.model.module.unique(name)?.kind === "class" ? matches[0] : undefined;
   }
 
@@ -324,7 +325,7 @@ export class ResumableOperators {
     if (from.kind === "local") {
       const local = this.moduleClass(name);
       if (local) return { kind: "local", cls: local };
-      if (this.model.classes.some((c) => c.name === name)) return { kind: "unknown", name };
+      if (this.model.classesNamed(name).length > 0) return { kind: "unknown", name };
       const external = this.resolveInWorkspace(name, this.path);
       return external ? { kind: "external", cls: external } : { kind: "unknown", name };
     }
@@ -345,6 +346,11 @@ export class ResumableOperators {
     return this.resolveInWorkspace(`${of.qualifiedName.slice(0, dot)}.${name}`, of.path);
   }
 
+  /** The names the classes of this file give their bases. */
+  private baseNames(): Set<string> {
+    return (this.baseNameSet ??= new Set(this.model.classes.flatMap((c) => c.baseNames.filter((name): name is string => name !== undefined))));
+  }
+
   /** Names of the classes of this file that some call instantiates (directly or with `.partial`). */
   private instantiated(): Set<string> {
     if (!this.instantiatedNames) {
@@ -354,8 +360,10 @@ export class ResumableOperators {
         const fn = call.node.childForFieldName("function");
         if (!fn || (fn.type !== "identifier" && fn.type !== "attribute")) continue;
         // Only calls whose callee's first name is a class of this file are worth resolving.
-        const first = fn.type === "identifier" ? fn.text : fn.text.split(".")[0];
-        if (!names.has(first)) continue;
+        // Walked down rather than read from the callee's text, which can be as long as a chain of calls.
+        let first: SyntaxNode | null = fn;
+        while (first?.type === "attribute") first = first.childForFieldName("object");
+        if (first?.type !== "identifier" || !names.has(first.text)) continue;
         const callee = call.callee?.replace(/\.partial$/, "");
         if (callee && names.has(callee)) this.instantiatedNames.add(callee);
       }

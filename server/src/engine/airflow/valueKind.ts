@@ -154,6 +154,7 @@ const TRANSPARENT_CLASS_DECORATORS = new Set([
 ]);
 
 const NON_FINITE_TEXT = /^\s*([+-]?)(nan|inf|infinity)\s*$/i;
+/** How deep values are looked into; the docs of AS101 and AS107 state it. */
 const MAX_DEPTH = 16;
 
 /**
@@ -338,9 +339,9 @@ function classifyCall(model: SemanticModel, node: SyntaxNode, depth: number): Va
   if (fn.type === "identifier") {
     const binding = model.bindingOf(fn);
     if (binding?.kind === "class") {
-      const cls = model.classes.find((c) => c.nameNode.id === binding.target.id);
+      const cls = model.classDefinedBy(binding.target);
       if (cls) {
-        const verdict = instanceKind(model, cls, new Set());
+        const verdict = instanceKind(model, cls);
         return verdict === "unknown" ? unknown : is(verdict, verdict === "instance" ? { cls } : {});
       }
     }
@@ -381,31 +382,35 @@ function classifyArithmetic(model: SemanticModel, node: SyntaxNode, depth: numbe
  * Whether a call to `cls` certainly makes a non-JSON instance (`instance`), certainly a JSON value
  * (`json`: a `str`/`int`/`list`/`dict` subclass or a TypedDict), or something the file does not tell.
  */
-function instanceKind(model: SemanticModel, cls: ClassInfo, seen: Set<ClassInfo>): "instance" | "json" | "unknown" {
-  if (seen.has(cls)) return "unknown";
-  seen.add(cls);
-  // A metaclass or `__new__` can make the call return anything.
-  if (cls.node.childForFieldName("superclasses")?.namedChildren.some((c) => c.type === "keyword_argument")) return "unknown";
-  if (cls.methods.has("__new__")) return "unknown";
-  if (cls.bases.some((b) => b.type === "list_splat" || b.type === "dictionary_splat")) return "unknown";
-  if (classDecorators(model, cls).some((name) => !name || !TRANSPARENT_CLASS_DECORATORS.has(name))) return "unknown";
+function instanceKind(model: SemanticModel, cls: ClassInfo): "instance" | "json" | "unknown" {
+  // Every class `cls` derives from through classes of this file is looked at once, from a work list
+  // (a chain of bases can be as long as the file). Any of them that is not known makes the answer
+  // unknown, one JSON base makes it JSON. A class reached twice (a diamond, a cycle) is not known.
+  const seen = new Set<ClassInfo>([cls]);
+  const pending = [cls];
   let verdict: "instance" | "json" = "instance";
-  for (const [index, base] of cls.bases.entries()) {
-    const name = cls.baseNames[index];
-    if (!name) return "unknown";
-    if (base.type === "identifier") {
-      const binding = model.bindingOf(base);
-      if (binding?.kind === "class") {
-        const local = model.classes.find((c) => c.nameNode.id === binding.target.id);
-        if (!local) return "unknown";
-        const inherited = instanceKind(model, local, seen);
-        if (inherited === "unknown") return "unknown";
-        if (inherited === "json") verdict = "json";
-        continue;
+  for (let current = pending.pop(); current; current = pending.pop()) {
+    // A metaclass or `__new__` can make the call return anything.
+    if (current.node.childForFieldName("superclasses")?.namedChildren.some((c) => c.type === "keyword_argument")) return "unknown";
+    if (current.methods.has("__new__")) return "unknown";
+    if (current.bases.some((b) => b.type === "list_splat" || b.type === "dictionary_splat")) return "unknown";
+    if (classDecorators(model, current).some((name) => !name || !TRANSPARENT_CLASS_DECORATORS.has(name))) return "unknown";
+    for (const [index, base] of current.bases.entries()) {
+      const name = current.baseNames[index];
+      if (!name) return "unknown";
+      if (base.type === "identifier") {
+        const binding = model.bindingOf(base);
+        if (binding?.kind === "class") {
+          const local = model.classDefinedBy(binding.target);
+          if (!local || seen.has(local)) return "unknown";
+          seen.add(local);
+          pending.push(local);
+          continue;
+        }
       }
+      if (JSON_BASES.has(name)) verdict = "json";
+      else if (!NON_JSON_BASES.has(name)) return "unknown";
     }
-    if (JSON_BASES.has(name)) verdict = "json";
-    else if (!NON_JSON_BASES.has(name)) return "unknown";
   }
   return verdict;
 }

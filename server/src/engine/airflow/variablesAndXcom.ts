@@ -503,11 +503,15 @@ function xcomCall(model: SemanticModel, task: TaskBody, node: SyntaxNode): { cal
 
 /** `ti`, `task_instance`, `context["ti"]`, `context.get("ti")`, or a name bound once to one of these. */
 function isTaskInstance(model: SemanticModel, expression: SyntaxNode): boolean {
-  const node = unparenthesize(expression);
-  if (node.type === "identifier") {
+  let node = unparenthesize(expression);
+  // Names bound to names are followed in a loop, each once: `a = b` / `b = a` is a cycle.
+  const followed = new Set<number>();
+  while (node.type === "identifier") {
     if (node.text === "ti" || node.text === "task_instance") return true;
     const binding = model.bindingOf(node);
-    return binding?.kind === "assign" && binding.value !== undefined && isTaskInstance(model, binding.value);
+    if (binding?.kind !== "assign" || binding.value === undefined || followed.has(node.id)) return false;
+    followed.add(node.id);
+    node = unparenthesize(binding.value);
   }
   if (node.type === "subscript") return isTaskInstanceKey(plainString(node.childForFieldName("subscript")));
   if (node.type === "call") {

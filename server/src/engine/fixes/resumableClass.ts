@@ -116,13 +116,14 @@ export function generateOperatorFix(model: SemanticModel, pattern: ReconnectOrSu
 function activeTest(model: SemanticModel, pattern: ReconnectOrSubmit, statusCall: SyntaxNode): string | undefined {
   if (!pattern.reconnectWhenTrue) return undefined;
   const conjuncts: SyntaxNode[] = [];
-  const collect = (node: SyntaxNode) => {
+  // `a and b and c` nests to the left as deep as the condition is long: a stack, right side pushed first.
+  const pending = [pattern.branch.childForFieldName("condition")!];
+  for (let node = pending.pop(); node; node = pending.pop()) {
     const operator = node.type === "boolean_operator" ? node.childForFieldName("operator")?.type : undefined;
     if (operator === "and") {
-      for (const side of [node.childForFieldName("left"), node.childForFieldName("right")]) if (side) collect(side);
+      for (const side of [node.childForFieldName("right"), node.childForFieldName("left")]) if (side) pending.push(side);
     } else conjuncts.push(node.type === "parenthesized_expression" && node.namedChildCount === 1 ? node.namedChildren[0] : node);
-  };
-  collect(pattern.branch.childForFieldName("condition")!);
+  }
   for (const comparison of conjuncts) {
     if (comparison.type !== "comparison_operator" || comparison.namedChildren[0]?.id !== statusCall.id || comparison.namedChildCount !== 2) continue;
     const operator = comparison.children.find((c) => !c.isNamed)?.type;

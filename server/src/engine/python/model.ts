@@ -71,6 +71,8 @@ export class CallInfo {
 }
 
 const SCOPE_TYPES = ["function_definition", "class_definition"];
+/** Target nodes whose names are bound by unpacking (`a, [b, *c] = ...`). */
+const UNPACKING_TYPES = ["pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "list_splat_pattern", "parenthesized_expression"];
 /** The nodes that bind names. */
 const BINDING_TYPES = [
   "import_statement",
@@ -96,6 +98,7 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> {
   private readonly scopesByStart: Scope[] = [];
   private readonly functionsByNode = new Map<number, F>();
   private callList?: CallInfo[];
+  private classesByName?: Map<string, ClassInfo<F>[]>;
 
   constructor(
     readonly tree: Tree,
@@ -215,7 +218,26 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> {
   }
 
   classNamed(name: string): ClassInfo<F> | undefined {
-    return this.classes.find((c) => c.name === name);
+    return this.classesNamed(name)[0];
+  }
+
+  /** Every class of this file defined under `name`, in document order. */
+  classesNamed(name: string): readonly ClassInfo<F>[] {
+    if (!this.classesByName) {
+      this.classesByName = new Map();
+      for (const cls of this.classes) {
+        const named = this.classesByName.get(cls.name);
+        if (named) named.push(cls);
+        else this.classesByName.set(cls.name, [cls]);
+      }
+    }
+    return this.classesByName.get(name) ?? [];
+  }
+
+  /** The class whose name `nameNode` is (the target of a `class` binding). */
+  classDefinedBy(nameNode: SyntaxNode): ClassInfo<F> | undefined {
+    const id = nameNode.id;
+    return this.classesNamed(nameNode.text).find((c) => c.nameNode.id === id);
   }
 
   // ---- calls ----
@@ -233,23 +255,42 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> {
 
   /** The classes defined in this file whose bases include `qualifiedOrLocalName`, directly or through other classes of the file. */
   subclassesOf(isBase: (qualifiedName: string) => boolean): ClassInfo<F>[] {
-    const memo = new Map<string, boolean>();
-    const derives = (cls: ClassInfo<F>, seen: Set<string>): boolean => {
-      if (memo.has(cls.name)) return memo.get(cls.name)!;
-      let result = false;
-      for (const base of cls.baseNames) {
-        if (!base) continue;
-        if (isBase(base)) result = true;
-        else {
-          const local = this.classNamed(base);
-          if (local && !seen.has(local.name)) result = derives(local, new Set([...seen, local.name]));
+    // Whether each class name derives, worked out once per name. The chain of bases is followed with
+    // an explicit stack, since it can be as long as the file; a name met again while its own answer is
+    // pending is a cycle, which derives from nothing.
+    const derives = new Map<string, boolean>();
+    const pending = new Set<string>();
+    const answer = (cls: ClassInfo<F>): boolean => {
+      const stack: { cls: ClassInfo<F>; next: number }[] = [{ cls, next: 0 }];
+      pending.add(cls.name);
+      let found: boolean | undefined;
+      while (stack.length > 0) {
+        const top = stack[stack.length - 1];
+        if (found === undefined) {
+          const base = top.cls.baseNames[top.next++];
+          if (top.next > top.cls.baseNames.length) found = false;
+          else if (!base) continue;
+          else if (isBase(base)) found = true;
+          else {
+            const local = this.classNamed(base);
+            const known = local && derives.get(local.name);
+            if (known) found = true;
+            else if (local && known === undefined && !pending.has(local.name)) {
+              pending.add(local.name);
+              stack.push({ cls: local, next: 0 });
+            }
+            continue;
+          }
         }
-        if (result) break;
+        // `found` is the answer of `top`; a parent goes on with its next base unless it is true.
+        derives.set(top.cls.name, found);
+        pending.delete(top.cls.name);
+        stack.pop();
+        if (!found) found = undefined;
       }
-      memo.set(cls.name, result);
-      return result;
+      return derives.get(cls.name)!;
     };
-    return this.classes.filter((c) => derives(c, new Set([c.name])));
+    return this.classes.filter((c) => derives.get(c.name) ?? answer(c));
   }
 
   // ---- construction ----
@@ -287,12 +328,12 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> {
         for (const p of fn.parameters) scope.add({ name: p.name, kind: "parameter", target: p.nameNode, value: p.default });
       }
     }
-    for (const cls of this.classes) {
-      for (const fn of this.functions) {
-        if (fn.scope.parent === cls.scope) {
-          fn.enclosingClass = cls;
-          cls.methods.set(fn.name, fn);
-        }
+    const classesByScope = new Map(this.classes.map((cls) => [cls.scope, cls]));
+    for (const fn of this.functions) {
+      const cls = fn.scope.parent && classesByScope.get(fn.scope.parent);
+      if (cls) {
+        fn.enclosingClass = cls;
+        cls.methods.set(fn.name, fn);
       }
     }
   }
@@ -365,30 +406,36 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> {
   }
 
   private bindAssignment(left: SyntaxNode | null, right: SyntaxNode | null): void {
-    if (!left) return;
-    if (left.type === "identifier") {
-      // `x: int` alone declares without binding.
-      if (right) this.scopeOf(left).add({ name: left.text, kind: "assign", target: left, value: right });
-      return;
+    // Nested unpacking is taken apart with a stack (it can nest as deep as the file is long), in
+    // document order.
+    const pending: [SyntaxNode | null, SyntaxNode | null][] = [[left, right]];
+    for (let next = pending.pop(); next; next = pending.pop()) {
+      const [target, value] = next;
+      if (!target) continue;
+      if (target.type === "identifier") {
+        // `x: int` alone declares without binding.
+        if (value) this.scopeOf(target).add({ name: target.text, kind: "assign", target, value });
+        continue;
+      }
+      // `a, b = 1, 2` pairs up; any other unpacking binds names to unknown values.
+      const targets = target.type === "pattern_list" || target.type === "tuple_pattern" ? target.namedChildren : undefined;
+      const values = value && (value.type === "expression_list" || value.type === "tuple") ? value.namedChildren : undefined;
+      if (targets && values && targets.length === values.length) {
+        for (let i = targets.length - 1; i >= 0; i--) pending.push([targets[i], values[i]]);
+      } else this.bindTargets(target, "other");
     }
-    // `a, b = 1, 2` pairs up; any other unpacking binds names to unknown values.
-    const targets = left.type === "pattern_list" || left.type === "tuple_pattern" ? left.namedChildren : undefined;
-    const values = right && (right.type === "expression_list" || right.type === "tuple") ? right.namedChildren : undefined;
-    if (targets && values && targets.length === values.length) {
-      targets.forEach((t, i) => this.bindAssignment(t, values[i]));
-      return;
-    }
-    this.bindTargets(left, "other");
   }
 
   private bindTargets(target: SyntaxNode | null | undefined, kind: "other"): void {
-    if (!target) return;
-    if (target.type === "identifier") {
-      this.scopeOf(target).add({ name: target.text, kind, target });
-      return;
-    }
-    if (["pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "list_splat_pattern", "parenthesized_expression"].includes(target.type)) {
-      for (const child of target.namedChildren) this.bindTargets(child, kind);
+    // A stack rather than recursion, for targets nested as deep as the file is long; children are pushed last first to bind in document order.
+    const pending = target ? [target] : [];
+    for (let next = pending.pop(); next; next = pending.pop()) {
+      const type = next.type;
+      if (type === "identifier") this.scopeOf(next).add({ name: next.text, kind, target: next });
+      else if (UNPACKING_TYPES.includes(type)) {
+        const children = next.namedChildren;
+        for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]);
+      }
     }
   }
 

@@ -42,6 +42,11 @@ const PRIMARY = new Set(["identifier", "attribute", "call", "subscript", "parent
  * function or at module level), and into the list, tuple and dict literals it is built from
  * (`{"loaded_at": datetime.now()}`).
  *
+ * The search has a depth limit, so that no value takes long to examine: it looks 16 levels deep
+ * into nested literals and `a if c else b` branches (a name bound to a container counts as a level
+ * as well), and follows about 120 names bound to names. A value nested deeper is not examined, and
+ * the rule says nothing about it. Chains of base classes of the file are followed to any length.
+ *
  * ## Why is this bad?
  * A state store keeps JSON only: Airflow checks the value before storing it, so `set` fails when
  * the task runs, and the progress it was meant to record is lost. A task that retries hits the same

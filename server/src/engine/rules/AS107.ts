@@ -9,6 +9,11 @@ import { valueParts } from "../airflow/valueKind";
  * `float("-Infinity")` (any case), `math.nan`, `math.inf`, `-math.inf`, `numpy.nan`, `numpy.inf`,
  * `numpy.NINF` and their aliases, however they are imported, and names bound once to one of these.
  *
+ * The search has a depth limit, so that no value takes long to examine: it looks 16 levels deep
+ * into nested literals and `a if c else b` branches (a name bound to a container counts as a level
+ * as well), and follows about 120 names bound to names. A value nested deeper is not examined, and
+ * the rule says nothing about it.
+ *
  * ## Why is this bad?
  * JSON has no NaN or Infinity, and Airflow's state store refuses them (the REST API answers 422), so
  * the `set` fails when the task runs. Such values usually stand for "no data yet" (an empty batch, a

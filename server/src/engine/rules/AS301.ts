@@ -78,7 +78,8 @@ export const AS301: Rule = {
   check(context) {
     const { model, text, baselineText, report } = context;
     if (baselineText === undefined) return;
-    const current = resumableKeys(model);
+    const orders = new ResolutionOrders(model);
+    const current = resumableKeys(orders);
     if (current.size === 0) return;
     const committed = context.get(baselineKeysAnalysis);
     const changes: KeyChange[] = [];
@@ -86,7 +87,8 @@ export const AS301: Rule = {
       const before = committed.get(className);
       if (before && before.key.value !== now.key.value) changes.push(keyChange(now.cls, now.key, before.key));
     }
-    const reported = changes.filter((change) => !restoredByAnother(model, change, changes));
+    const fixSites = fixSitesByKey(changes);
+    const reported = changes.filter((change) => !restoredByAnother(orders, change, fixSites));
     for (const group of groupBySite(reported)) report(diagnostic(group, text));
   },
 };
@@ -120,40 +122,60 @@ interface ResumableKey {
  * The key of each resumable operator class whose key is known, by class name. Classes whose name is
  * defined twice in the file are left out.
  */
-function resumableKeys(model: SemanticModel): Map<string, ResumableKey> {
+function resumableKeys(orders: ResolutionOrders): Map<string, ResumableKey> {
+  const { model } = orders;
   const keys = new Map<string, ResumableKey>();
+  const inherited = new Map<Order, KeySource | null>();
   for (const cls of model.subclassesOf(isResumableJobMixin)) {
     if (!definedOnce(model, cls.name)) continue;
-    const key = effectiveKey(model, cls);
+    const key = effectiveKey(orders, cls, inherited);
     if (key) keys.set(cls.name, { cls, key });
   }
   return keys;
 }
 
 function definedOnce(model: SemanticModel, name: string): boolean {
-  return model.classes.filter((c) => c.name === name).length === 1;
+  return model.classesNamed(name).length === 1;
 }
 
 /**
  * The key `cls` uses at run time, following Python's attribute lookup: the first class in its method
  * resolution order that assigns `external_id_key`, or the mixin. Undefined when that is not known.
  */
-function effectiveKey(model: SemanticModel, cls: ClassInfo): KeySource | undefined {
-  const own = ownKey(model, cls);
+function effectiveKey(orders: ResolutionOrders, cls: ClassInfo, inherited: Map<Order, KeySource | null>): KeySource | undefined {
+  const own = ownKey(orders.model, cls);
   if (own !== "unset") return own === "unknown" ? undefined : own;
-  const order = methodResolutionOrder(model, cls);
-  if (!order) return undefined;
-  for (const entry of order.slice(1)) {
-    if (typeof entry !== "string") {
-      const inherited = ownKey(model, entry);
-      if (inherited === "unset") continue;
-      return inherited === "unknown" ? undefined : inherited;
+  const order = orders.of(cls);
+  return order?.rest && inheritedKey(orders.model, order.rest, inherited);
+}
+
+/**
+ * The key found first along `order`; `found` keeps the answer of each order walked, and orders share
+ * their tails, so each class of a chain of subclasses is looked at once for all of them.
+ */
+function inheritedKey(model: SemanticModel, order: Order, found: Map<Order, KeySource | null>): KeySource | undefined {
+  const walked: Order[] = [];
+  let answer: KeySource | null = null;
+  for (let entry: Order | undefined = order; entry; entry = entry.rest) {
+    const known = found.get(entry);
+    if (known !== undefined) {
+      answer = known;
+      break;
     }
-    if (isResumableJobMixin(entry)) return { value: DEFAULT_KEY };
+    walked.push(entry);
+    const { head } = entry;
+    if (typeof head !== "string") {
+      const own = ownKey(model, head);
+      if (own === "unset") continue;
+      answer = own === "unknown" ? null : own;
+      break;
+    }
+    if (isResumableJobMixin(head)) answer = { value: DEFAULT_KEY };
     // A class from another file may set the key itself.
-    if (!setsNoKey(entry)) return undefined;
+    if (isResumableJobMixin(head) || !setsNoKey(head)) break;
   }
-  return undefined;
+  for (const entry of walked) found.set(entry, answer);
+  return answer ?? undefined;
 }
 
 /** The key assigned in the class's own body: "unset" when none is, "unknown" when it is not a single string. */
@@ -173,44 +195,114 @@ function ownKey(model: SemanticModel, cls: ClassInfo): KeySource | "unset" | "un
 /** A class of this file, or the qualified name of a class defined elsewhere (whose own bases are not known). */
 type Ancestor = ClassInfo | string;
 
-/**
- * The class's method resolution order (C3 linearisation, as Python computes it), with classes from
- * other files as opaque entries. Undefined when a base cannot be resolved or the order is inconsistent.
- */
-function methodResolutionOrder(model: SemanticModel, cls: ClassInfo, visiting: ReadonlySet<string> = new Set()): Ancestor[] | undefined {
-  if (visiting.has(cls.name)) return undefined;
-  const inside = new Set([...visiting, cls.name]);
-  const bases: Ancestor[] = [];
-  const orders: Ancestor[][] = [];
-  for (const name of cls.baseNames) {
-    if (!name) return undefined;
-    const local = model.classNamed(name);
-    if (!local) {
-      bases.push(name);
-      orders.push([name]);
-      continue;
-    }
-    if (!definedOnce(model, name)) return undefined;
-    const order = methodResolutionOrder(model, local, inside);
-    if (!order) return undefined;
-    bases.push(local);
-    orders.push(order);
-  }
-  const merged = mergeOrders([...orders, bases]);
-  return merged && [cls, ...merged];
+/** A method resolution order, as a list whose tail a class with one base shares with that base's order. */
+interface Order {
+  head: Ancestor;
+  rest?: Order;
 }
 
-function mergeOrders(orders: Ancestor[][]): Ancestor[] | undefined {
-  const remaining = orders.map((order) => [...order]).filter((order) => order.length > 0);
+/**
+ * The classes' method resolution orders (C3 linearisation, as Python computes it), with classes from
+ * other files as opaque entries; each class's is worked out once, and chains of bases as long as the
+ * file are followed with a stack, not recursion.
+ */
+class ResolutionOrders {
+  /** null: a base cannot be resolved, the bases form a cycle, or the order is inconsistent. */
+  private readonly orders = new Map<ClassInfo, Order | null>();
+
+  constructor(readonly model: SemanticModel) {}
+
+  of(cls: ClassInfo): Order | undefined {
+    const visiting = new Set<ClassInfo>([cls]);
+    const stack = [cls];
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      if (this.orders.has(top)) {
+        stack.pop();
+        continue;
+      }
+      const bases = this.bases(top);
+      const next = bases && bases.find((base): base is ClassInfo => typeof base !== "string" && !this.orders.has(base));
+      if (next && !visiting.has(next)) {
+        visiting.add(next);
+        stack.push(next);
+        continue;
+      }
+      // A base still being worked out is a cycle.
+      this.orders.set(top, bases && !next ? this.linearise(top, bases) ?? null : null);
+      visiting.delete(top);
+      stack.pop();
+    }
+    return this.orders.get(cls) ?? undefined;
+  }
+
+  /** The bases as classes of the file or names of others; undefined when one cannot be resolved. */
+  private bases(cls: ClassInfo): Ancestor[] | undefined {
+    const bases: Ancestor[] = [];
+    for (const name of cls.baseNames) {
+      if (!name) return undefined;
+      const local = this.model.classNamed(name);
+      if (local && !definedOnce(this.model, name)) return undefined;
+      bases.push(local ?? name);
+    }
+    return bases;
+  }
+
+  /** The order of `cls` from its bases', which are all known. */
+  private linearise(cls: ClassInfo, bases: Ancestor[]): Order | undefined {
+    const orderOf = (base: Ancestor): Order | undefined => (typeof base === "string" ? { head: base } : this.orders.get(base) ?? undefined);
+    // With one base the merge keeps the base's order as it is.
+    if (bases.length === 1) {
+      const rest = orderOf(bases[0]);
+      return rest && { head: cls, rest };
+    }
+    const orders: Ancestor[][] = [];
+    for (const base of bases) {
+      const order = orderOf(base);
+      if (!order) return undefined;
+      orders.push(entries(order));
+    }
+    const merged = mergeOrders([...orders, bases]);
+    if (!merged) return undefined;
+    let rest: Order | undefined;
+    for (let i = merged.length - 1; i >= 0; i--) rest = { head: merged[i], rest };
+    return { head: cls, rest };
+  }
+}
+
+function entries(order: Order): Ancestor[] {
   const result: Ancestor[] = [];
-  while (remaining.length > 0) {
-    const head = remaining.map((order) => order[0]).find((candidate) => !remaining.some((order) => order.indexOf(candidate) > 0));
+  for (let entry: Order | undefined = order; entry; entry = entry.rest) result.push(entry.head);
+  return result;
+}
+
+/** C3's merge. How often each ancestor stands behind the head of an order is counted, so checking a candidate head costs nothing. */
+function mergeOrders(orders: Ancestor[][]): Ancestor[] | undefined {
+  const behindHead = new Map<Ancestor, number>();
+  for (const order of orders) for (let i = 1; i < order.length; i++) behindHead.set(order[i], (behindHead.get(order[i]) ?? 0) + 1);
+  const heads = orders.map(() => 0);
+  const result: Ancestor[] = [];
+  for (;;) {
+    let head: Ancestor | undefined;
+    let remaining = false;
+    for (const [k, order] of orders.entries()) {
+      if (heads[k] >= order.length) continue;
+      remaining = true;
+      const candidate = order[heads[k]];
+      if (!behindHead.get(candidate)) {
+        head = candidate;
+        break;
+      }
+    }
+    if (!remaining) return result;
     if (head === undefined) return undefined;
     result.push(head);
-    for (const order of remaining) if (order[0] === head) order.shift();
-    for (let i = remaining.length - 1; i >= 0; i--) if (remaining[i].length === 0) remaining.splice(i, 1);
+    for (const [k, order] of orders.entries()) {
+      if (order[heads[k]] !== head) continue;
+      heads[k]++;
+      if (heads[k] < order.length) behindHead.set(order[heads[k]], behindHead.get(order[heads[k]])! - 1);
+    }
   }
-  return result;
 }
 
 interface KeyChange {
@@ -245,23 +337,41 @@ function changedExpression(now: KeySource, before: KeySource): SyntaxNode {
  * and the one its key now comes from gets the same committed key inserted, or the string it now
  * inherits is restored to the same committed key. Then only that other change is reported.
  */
-function restoredByAnother(model: SemanticModel, change: KeyChange, changes: readonly KeyChange[]): boolean {
+function restoredByAnother(orders: ResolutionOrders, change: KeyChange, fixSites: Map<string, FixSites>): boolean {
   if (change.now.definer === change.cls) return false;
-  const order = methodResolutionOrder(model, change.cls);
+  const order = orders.of(change.cls);
   if (!order) return false;
-  const provider = change.now.definer ?? order.find((entry) => typeof entry === "string" && isResumableJobMixin(entry));
-  const between = order.slice(1, provider ? order.indexOf(provider) : order.length);
-  const providerNodes = [change.now.assigned, change.now.literal].filter((node): node is SyntaxNode => node !== undefined);
-  return changes.some((other) => {
-    if (other === change || other.before.value !== change.before.value) return false;
-    if (other.site.kind === "insert") return between.includes(other.cls);
-    const node = other.site.node;
-    return change.site.kind === "insert" && providerNodes.some((n) => sameRange(n, node));
-  });
+  const sites = fixSites.get(change.before.value)!;
+  if (change.site.kind === "insert" && [change.now.assigned, change.now.literal].some((node) => node && sites.replaced.has(rangeKey(node)))) return true;
+  if (sites.inserted.size === 0) return false;
+  // The classes between this one and the one its key now comes from, nearest first.
+  const isProvider = (entry: Ancestor) => (change.now.definer ? entry === change.now.definer : typeof entry === "string" && isResumableJobMixin(entry));
+  for (let entry = order.rest; entry && !isProvider(entry.head); entry = entry.rest) {
+    if (typeof entry.head !== "string" && sites.inserted.has(entry.head)) return true;
+  }
+  return false;
 }
 
-function sameRange(a: SyntaxNode, b: SyntaxNode): boolean {
-  return a.startIndex === b.startIndex && a.endIndex === b.endIndex;
+/** What the fixes restoring one committed key edit: the classes given the key, and the ranges replaced with it. */
+interface FixSites {
+  inserted: Set<ClassInfo>;
+  replaced: Set<string>;
+}
+
+/** The fix sites of the changes, by the committed key they restore. */
+function fixSitesByKey(changes: readonly KeyChange[]): Map<string, FixSites> {
+  const byKey = new Map<string, FixSites>();
+  for (const change of changes) {
+    let sites = byKey.get(change.before.value);
+    if (!sites) byKey.set(change.before.value, (sites = { inserted: new Set(), replaced: new Set() }));
+    if (change.site.kind === "insert") sites.inserted.add(change.cls);
+    else sites.replaced.add(rangeKey(change.site.node));
+  }
+  return byKey;
+}
+
+function rangeKey(node: SyntaxNode): string {
+  return `${node.startIndex}:${node.endIndex}`;
 }
 
 /** Changes with the same fix (classes sharing a constant or a base's string) give one diagnostic. */
@@ -326,5 +436,5 @@ function constantName(literal: SyntaxNode): string | undefined {
 /** The keys of the committed text, read once per lint from the `baselineText` input. */
 const baselineKeysAnalysis = analysis("committed external_id_key values", (context) => {
   const text = context.baselineText ?? "";
-  return resumableKeys(new SemanticModel(parsePython(text), text));
+  return resumableKeys(new ResolutionOrders(new SemanticModel(parsePython(text), text)));
 });

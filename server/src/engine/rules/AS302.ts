@@ -16,6 +16,10 @@ import { MIXIN_PROVIDER_OPERATORS, ResumableOperators } from "../airflow/resumab
  * throws its result away. An `execute()` that does more around a returned `execute_resumable` call
  * (preparing a hook, deferring when `deferrable=True`) is left alone.
  *
+ * A class counts as a `ResumableJobMixin` operator when at most 16 classes stand between it and the
+ * mixin in its chain of bases, as for every rule about these operators; one further down is not
+ * checked.
+ *
  * ## Why is this bad?
  * `execute_resumable` is what makes the operator crash-safe: it reads the job id stored by an earlier
  * try, reconnects to a job that is still running, returns the result of one that already succeeded,

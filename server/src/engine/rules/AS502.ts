@@ -12,7 +12,8 @@ import { dictionaryEntry, ResumableOperators } from "../airflow/resumableOperato
  * workspace's other modules), and `durable=True` written on an operator or in a DAG's
  * `default_args`. A hierarchy of such classes is reported once, at the name of its base class in the
  * file. Subclasses of provider operators built on the mixin (`SparkSubmitOperator`) are not reported:
- * they ask for nothing the provider operator does not already do.
+ * they ask for nothing the provider operator does not already do. A class with more than 16 classes
+ * between it and the mixin in its chain of bases is not taken for one.
  *
  * ## Why is this bad?
  * `ResumableJobMixin` keeps the external job id in the task state store, which exists from Airflow

@@ -43,10 +43,13 @@ export function plainString(node: SyntaxNode | null | undefined): string | undef
 }
 
 export function isNumberLiteral(node: SyntaxNode | null | undefined): boolean {
-  if (!node) return false;
-  const type = node.type;
-  if (type === "integer" || type === "float") return true;
-  return type === "unary_operator" && /^[-+]$/.test(node.child(0)?.text ?? "") && isNumberLiteral(node.child(1));
+  // A loop, not recursion: `- - - 1` can nest as deep as the file is long.
+  for (let current = node; current; current = current.child(1)) {
+    const type = current.type;
+    if (type === "integer" || type === "float") return true;
+    if (type !== "unary_operator" || !/^[-+]$/.test(current.child(0)?.text ?? "")) return false;
+  }
+  return false;
 }
 
 export interface CallArguments {
@@ -92,15 +95,18 @@ export function callArguments(call: SyntaxNode): CallArguments {
 
 /** `a.b.c` as ["a", "b", "c"]; undefined when the expression is not a plain dotted name. */
 export function dottedParts(node: SyntaxNode | null | undefined): string[] | undefined {
-  if (!node) return undefined;
-  const type = node.type;
-  if (type === "identifier") return [node.text];
-  if (type === "attribute") {
-    const object = dottedParts(node.childForFieldName("object"));
-    const attribute = node.childForFieldName("attribute");
-    return object && attribute ? [...object, attribute.text] : undefined;
+  // Walks down the objects in a loop (an attribute chain can be as long as the file), collecting the names last first.
+  const reversed: string[] = [];
+  let current = node;
+  while (current?.type === "attribute") {
+    const attribute = current.childForFieldName("attribute");
+    if (!attribute) return undefined;
+    reversed.push(attribute.text);
+    current = current.childForFieldName("object");
   }
-  return undefined;
+  if (current?.type !== "identifier") return undefined;
+  reversed.push(current.text);
+  return reversed.reverse();
 }
 
 /** Drops the parentheses around an expression: `(x)` is `x`. */
