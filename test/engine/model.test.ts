@@ -2,6 +2,9 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { PythonDocument } from "../../server/src/engine";
 import { SemanticModel } from "../../server/src/engine/airflow/model";
+import { PythonModel } from "../../server/src/engine/python/model";
+import { Binding } from "../../server/src/engine/python/scope";
+import { parsePython } from "../../server/src/engine/syntax/parser";
 
 function model(source: string): SemanticModel {
   const document = new PythonDocument("file:///dag.py", source);
@@ -171,5 +174,52 @@ describe("bindings", () => {
   test("function scopes shadow module names", () => {
     const returned = m.functions[0].node.descendantsOfType("return_statement")[0].namedChildren[0];
     assert.equal(m.resolveValue(returned).text, "'local'");
+  });
+});
+
+describe("names bound on demand", () => {
+  /** Every identifier's bindings as its scope sees them, and each class's base names and attributes. */
+  const answers = (model: PythonModel): string[] => {
+    const shown = (bindings: readonly Binding[] | undefined) => (bindings ?? []).map((b) => `${b.kind}@${b.target.startIndex}${b.value ? `=${b.value.startIndex}` : ""}${b.qualifiedName ? `:${b.qualifiedName}` : ""}`).join(",");
+    const out = model.root.descendantsOfType("identifier").map((id) => `${id.text}@${id.startIndex} -> ${shown(model.scopeOf(id).lookup(id.text))}`);
+    for (const cls of model.classes) out.push(`${cls.name} bases ${cls.baseNames.join(",")} attributes ${[...cls.attributes.keys()].join(",")}`);
+    out.push(`imports airflow: ${model.importsFrom("airflow")}`);
+    return out;
+  };
+
+  test("answer as a model that binds every statement up front, on every fixture and example", () => {
+    const fs = require("node:fs") as typeof import("node:fs");
+    const path = require("node:path") as typeof import("node:path");
+    const folders = ["test/rules/fixtures", "examples/dags", "examples/legacy-project/dags"].map((f) => path.join(__dirname, "..", "..", "..", f));
+    let files = 0;
+    for (const folder of folders) {
+      for (const name of fs.readdirSync(folder).filter((n) => n.endsWith(".py"))) {
+        const text = fs.readFileSync(path.join(folder, name), "utf8");
+        const tree = parsePython(text);
+        const upFront = new PythonModel(tree, text);
+        upFront.allBindings();
+        assert.deepEqual(answers(new PythonModel(tree, text)), answers(upFront), name);
+        // One name at a time, each in a model that has bound nothing else yet.
+        const byName = new Map<string, number[]>();
+        for (const id of upFront.root.descendantsOfType("identifier")) byName.set(id.text, [...(byName.get(id.text) ?? []), id.startIndex]);
+        for (const [identifier, starts] of byName) {
+          const alone = new PythonModel(tree, text);
+          for (const start of starts) {
+            const at = alone.root.descendantForIndex(start, start + identifier.length);
+            const expected = upFront.scopeOf(at).lookup(identifier)?.map((b) => `${b.kind}@${b.target.startIndex}`);
+            assert.deepEqual(alone.scopeOf(at).lookup(identifier)?.map((b) => `${b.kind}@${b.target.startIndex}`), expected, `${name}: ${identifier}@${start}`);
+          }
+        }
+        files++;
+      }
+    }
+    assert.ok(files > 60, `${files} files`);
+  });
+
+  test("a name bound by a statement found for another name keeps the order of the text", () => {
+    const text = "n = 0\nm, n = 1, 2\nfor n in []:\n    pass\n";
+    const model = new PythonModel(parsePython(text), text);
+    model.module.lookup("m");
+    assert.deepEqual(model.module.lookup("n")!.map((b) => [b.kind, b.target.startPosition.row]), [["assign", 0], ["assign", 1], ["other", 2]]);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { AnalysisContext } from "../context";
 import { SyntaxNode, Tree } from "../syntax/parser";
-import { Binding, Scope } from "./scope";
+import { Binding, BindingSource, Scope } from "./scope";
 import { callArguments, CallArguments, dottedParts, unparenthesize } from "../syntax/nodes";
 
 export type ParameterKind = "positional" | "keyword-only" | "var-positional" | "var-keyword";
@@ -87,7 +87,7 @@ const BINDING_TYPES = [
 ];
 
 /** `F`: what a layer above knows of each function (the Airflow layer adds its task facts). */
-export class PythonModel<F extends FunctionInfo = FunctionInfo> {
+export class PythonModel<F extends FunctionInfo = FunctionInfo> implements BindingSource {
   readonly module: Scope;
   /** The analysis context the model belongs to; analyses built from the model are kept there. */
   readonly context: AnalysisContext;
@@ -99,6 +99,13 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> {
   private readonly functionsByNode = new Map<number, F>();
   private callList?: CallInfo[];
   private classesByName?: Map<string, ClassInfo<F>[]>;
+  /** Names whose bindings are complete in every scope; `"all"` once every statement is bound. */
+  private readonly boundNames = new Set<string>();
+  private everyNameBound = false;
+  /** The statements already bound (by node id), so that one found again is not bound twice. */
+  private readonly boundStatements = new Set<number>();
+  private importsBound = false;
+  private readonly imports: Binding[] = [];
 
   constructor(
     readonly tree: Tree,
@@ -108,12 +115,91 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> {
   ) {
     // A model made directly from a tree (a test, a project file) gets a context of its own.
     this.context = context ?? new AnalysisContext({ text }, tree);
-    this.module = new Scope("module", tree.rootNode, undefined, 0, Number.MAX_SAFE_INTEGER);
-    // One walk of the tree finds the nodes of both passes; each pass takes its own, in document order.
-    const nodes = this.root.descendantsOfType([...SCOPE_TYPES, ...BINDING_TYPES]);
-    const types = nodes.map((node) => node.type);
-    this.buildScopes(nodes.filter((_, i) => SCOPE_TYPES.includes(types[i])));
-    this.collectBindings(nodes.filter((_, i) => BINDING_TYPES.includes(types[i])));
+    this.module = new Scope("module", tree.rootNode, undefined, 0, Number.MAX_SAFE_INTEGER, this);
+    // Definitions and parameters are bound now; the other statements when a name is asked about.
+    this.buildScopes(this.root.descendantsOfType(SCOPE_TYPES));
+  }
+
+  // ---- binding on demand ----
+
+  /**
+   * Binds every statement that can bind `name`: each one holds the name's spelling, so the text says
+   * where to look, and the statement is the nearest binding statement around that identifier. A rule
+   * that resolves a few names (`datetime` in `datetime.utcnow()`) so binds a few statements instead
+   * of every statement of the file.
+   */
+  bindingsOf(name: string): void {
+    if (this.everyNameBound || this.boundNames.has(name)) return;
+    if (this.boundNames.size >= MAX_NAMES_BOUND_ONE_BY_ONE) return this.allBindings();
+    const identifiers = this.identifiersSpelled(name);
+    if (identifiers === undefined) return this.allBindings();
+    for (const identifier of identifiers) {
+      const statement = bindingStatementAround(identifier);
+      if (statement) this.bindStatement(statement);
+    }
+    this.boundNames.add(name);
+  }
+
+  allBindings(): void {
+    if (this.everyNameBound) return;
+    this.everyNameBound = true;
+    for (const statement of this.root.descendantsOfType(BINDING_TYPES)) this.bindStatement(statement);
+  }
+
+  /**
+   * The identifiers spelled `name`, in document order; undefined when there are so many that binding
+   * every statement costs less. An occurrence next to a letter, digit or `_` is part of a longer word.
+   */
+  private identifiersSpelled(name: string): SyntaxNode[] | undefined {
+    const found: SyntaxNode[] = [];
+    if (name.length === 0) return found;
+    let candidates = 0;
+    for (let start = this.text.indexOf(name); start >= 0; start = this.text.indexOf(name, start + 1)) {
+      const end = start + name.length;
+      if (isWordCharacter(this.text.charCodeAt(start - 1)) || isWordCharacter(this.text.charCodeAt(end))) continue;
+      if (++candidates > MAX_SPELLINGS_LOOKED_UP) return undefined;
+      const node = this.root.descendantForIndex(start, end);
+      if (node.type === "identifier" && node.startIndex === start && node.endIndex === end) found.push(node);
+    }
+    return found;
+  }
+
+  private bindStatement(node: SyntaxNode): void {
+    if (this.boundStatements.has(node.id)) return;
+    this.boundStatements.add(node.id);
+    switch (node.type) {
+      case "import_statement":
+      case "import_from_statement":
+        this.bindImport(node);
+        break;
+      case "assignment":
+        this.bindAssignment(node.childForFieldName("left"), node.childForFieldName("right"));
+        break;
+      case "augmented_assignment":
+      case "for_statement":
+        this.bindTargets(node.childForFieldName("left"), "other");
+        break;
+      case "named_expression":
+        this.bindTargets(node.childForFieldName("name"), "other");
+        break;
+      case "as_pattern_target":
+        this.bindTargets(node.namedChildren[0], "other");
+        break;
+      default:
+        // `global x` / `nonlocal x` make x's bindings unknowable from here.
+        for (const id of node.namedChildren) this.scopeOf(node).add({ name: id.text, kind: "other", target: id });
+    }
+  }
+
+  /** Binds every import statement: each holds the word `import`. */
+  private bindImports(): void {
+    if (this.importsBound || this.everyNameBound) return;
+    this.importsBound = true;
+    for (let start = this.text.indexOf("import"); start >= 0; start = this.text.indexOf("import", start + 1)) {
+      const keyword = this.root.descendantForIndex(start, start + "import".length);
+      const statement = keyword.type === "import" ? keyword.parent : undefined;
+      if (statement && (statement.type === "import_statement" || statement.type === "import_from_statement")) this.bindStatement(statement);
+    }
   }
 
   /** What this model keeps of a function; a layer above adds its own facts. */
@@ -203,12 +289,8 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> {
 
   /** Whether `node` names something imported from `module` (or one of its submodules). */
   importsFrom(module: string): boolean {
-    for (const bindings of this.module.bindings.values()) {
-      for (const b of bindings) {
-        if (b.kind === "import" && (b.qualifiedName === module || b.qualifiedName?.startsWith(module + "."))) return true;
-      }
-    }
-    return false;
+    this.bindImports();
+    return this.imports.some((b) => b.scope === this.module && (b.qualifiedName === module || b.qualifiedName?.startsWith(module + ".")));
   }
 
   functionNamed(name: string, scope: Scope = this.module): F | undefined {
@@ -301,7 +383,7 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> {
     for (const node of definitions) {
       const body = node.childForFieldName("body");
       const parent = this.scopeOf(node);
-      const scope = new Scope(node.type === "class_definition" ? "class" : "function", node, parent, body?.startIndex ?? node.endIndex, body?.endIndex ?? node.endIndex);
+      const scope = new Scope(node.type === "class_definition" ? "class" : "function", node, parent, body?.startIndex ?? node.endIndex, body?.endIndex ?? node.endIndex, this);
       this.scopes.set(node.startIndex, scope);
       this.scopesByStart.push(scope);
     }
@@ -341,51 +423,31 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> {
   private classInfo(node: SyntaxNode, nameNode: SyntaxNode, scope: Scope): ClassInfo<F> {
     const superclasses = node.childForFieldName("superclasses");
     const bases = superclasses ? superclasses.namedChildren.filter((c) => c.type !== "keyword_argument" && c.type !== "comment") : [];
+    // The bases' names and the attributes need bindings, which are made on demand: so are these.
+    let baseNames: (string | undefined)[] | undefined;
+    let attributes: Map<string, Binding> | undefined;
+    const model = this;
     return {
       node,
       name: nameNode.text,
       nameNode,
       bases,
-      baseNames: [],
-      attributes: new Map(),
+      get baseNames() {
+        return (baseNames ??= bases.map((b) => model.qualifiedName(b)));
+      },
+      get attributes() {
+        if (!attributes) {
+          attributes = new Map();
+          for (const [name, bindings] of scope.bindings) {
+            const assigned = bindings.filter((b) => b.kind === "assign");
+            if (assigned.length > 0) attributes.set(name, assigned[assigned.length - 1]);
+          }
+        }
+        return attributes;
+      },
       methods: new Map(),
       scope,
     };
-  }
-
-  /** `statements`: the file's nodes of the `BINDING_TYPES`, in document order. */
-  private collectBindings(statements: SyntaxNode[]): void {
-    for (const node of statements) {
-      switch (node.type) {
-        case "import_statement":
-        case "import_from_statement":
-          this.bindImport(node);
-          break;
-        case "assignment":
-          this.bindAssignment(node.childForFieldName("left"), node.childForFieldName("right"));
-          break;
-        case "augmented_assignment":
-        case "for_statement":
-          this.bindTargets(node.childForFieldName("left"), "other");
-          break;
-        case "named_expression":
-          this.bindTargets(node.childForFieldName("name"), "other");
-          break;
-        case "as_pattern_target":
-          this.bindTargets(node.namedChildren[0], "other");
-          break;
-        default:
-          // `global x` / `nonlocal x` make x's bindings unknowable from here.
-          for (const id of node.namedChildren) this.scopeOf(node).add({ name: id.text, kind: "other", target: id });
-      }
-    }
-    for (const cls of this.classes) {
-      for (const [name, bindings] of cls.scope.bindings) {
-        const assigned = bindings.filter((b) => b.kind === "assign");
-        if (assigned.length > 0) cls.attributes.set(name, assigned[assigned.length - 1]);
-      }
-      cls.baseNames = cls.bases.map((b) => this.qualifiedName(b));
-    }
   }
 
   private bindImport(node: SyntaxNode): void {
@@ -398,10 +460,10 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> {
       const path = dotted.text.replace(/\s+/g, "");
       // Relative imports keep their leading dots (`.operators.SparkOp`); the workspace index resolves them.
       const qualifiedName = fromModule ? (fromModule.endsWith(".") ? fromModule + path : `${fromModule}.${path}`) : path;
-      if (alias) scope.add({ name: alias.text, kind: "import", target: alias, qualifiedName });
-      else if (fromModule) scope.add({ name: path, kind: "import", target: dotted, qualifiedName });
+      if (alias) this.imports.push(scope.add({ name: alias.text, kind: "import", target: alias, qualifiedName }));
+      else if (fromModule) this.imports.push(scope.add({ name: path, kind: "import", target: dotted, qualifiedName }));
       // `import a.b.c` binds `a`, which stands for the package `a`.
-      else scope.add({ name: path.split(".")[0], kind: "import", target: dotted, qualifiedName: path.split(".")[0] });
+      else this.imports.push(scope.add({ name: path.split(".")[0], kind: "import", target: dotted, qualifiedName: path.split(".")[0] }));
     }
   }
 
@@ -439,6 +501,35 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> {
     }
   }
 
+}
+
+/** Past this many names bound one by one, binding every statement at once costs less. */
+const MAX_NAMES_BOUND_ONE_BY_ONE = 64;
+/** Past this many spellings of one name, binding every statement at once costs less. */
+const MAX_SPELLINGS_LOOKED_UP = 256;
+const BINDING_STATEMENTS: ReadonlySet<string> = new Set(BINDING_TYPES);
+/**
+ * What can stand between a bound identifier and its binding statement: the unpacking patterns
+ * `bindTargets` and `bindAssignment` look into, and an import's dotted or aliased name.
+ */
+const TARGET_PATTERNS: ReadonlySet<string> = new Set(["pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "list_splat_pattern", "parenthesized_expression", "expression_list", "dotted_name", "aliased_import"]);
+
+/**
+ * The binding statement an identifier is a target of, found by climbing only through target
+ * patterns: an identifier anywhere else (an expression, a call's argument) binds nothing, and deep
+ * expressions are not climbed.
+ */
+function bindingStatementAround(identifier: SyntaxNode): SyntaxNode | undefined {
+  for (let node = identifier.parent; node; node = node.parent) {
+    if (BINDING_STATEMENTS.has(node.type)) return node;
+    if (!TARGET_PATTERNS.has(node.type)) return undefined;
+  }
+  return undefined;
+}
+
+/** ASCII letters, digits and `_`; a neighbour outside ASCII may be part of an identifier too, and is checked on the tree. */
+function isWordCharacter(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
 }
 
 function parametersOf(fn: SyntaxNode): Parameter[] {

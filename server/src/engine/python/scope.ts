@@ -21,8 +21,20 @@ export interface Binding {
 
 export type ScopeKind = "module" | "class" | "function";
 
+/**
+ * Where a scope's bindings come from. The model binds names on demand: the statements that can bind
+ * one name are found from its spellings in the text, and every binding of the file only when
+ * something lists a scope's bindings.
+ */
+export interface BindingSource {
+  /** Makes every scope's bindings of `name` complete. */
+  bindingsOf(name: string): void;
+  /** Makes every scope's bindings complete. */
+  allBindings(): void;
+}
+
 export class Scope {
-  readonly bindings = new Map<string, Binding[]>();
+  private readonly byName = new Map<string, Binding[]>();
 
   constructor(
     readonly kind: ScopeKind,
@@ -31,26 +43,50 @@ export class Scope {
     /** UTF-16 offsets of the body the scope's names are visible in (the module: the whole file). */
     readonly bodyStart: number,
     readonly bodyEnd: number,
+    private readonly source?: BindingSource,
   ) {}
+
+  /** Every name bound in this scope, with its bindings. Listing them binds every name of the file first. */
+  get bindings(): ReadonlyMap<string, Binding[]> {
+    this.source?.allBindings();
+    return this.byName;
+  }
+
+  /** The bindings of `name` in this scope itself (not the enclosing ones). */
+  own(name: string): Binding[] | undefined {
+    this.source?.bindingsOf(name);
+    return this.byName.get(name);
+  }
 
   contains(offset: number): boolean {
     return offset >= this.bodyStart && offset < this.bodyEnd;
   }
 
-  add(binding: Omit<Binding, "scope">): void {
-    const list = this.bindings.get(binding.name);
+  /**
+   * Adds a binding in its place: definitions and parameters first, then the bindings of statements in
+   * the order of their targets in the text, however the statements were found.
+   */
+  add(binding: Omit<Binding, "scope">): Binding {
     const full = { ...binding, scope: this };
-    if (list) list.push(full);
-    else this.bindings.set(binding.name, [full]);
+    const list = this.byName.get(binding.name);
+    if (!list) {
+      this.byName.set(binding.name, [full]);
+      return full;
+    }
+    let at = list.length;
+    while (at > 0 && comesBefore(full, list[at - 1])) at--;
+    list.splice(at, 0, full);
+    return full;
   }
 
   /** The bindings of `name` as seen from this scope, following Python's rule that class bodies do not enclose methods. */
   lookup(name: string): Binding[] | undefined {
-    const own = this.bindings.get(name);
+    this.source?.bindingsOf(name);
+    const own = this.byName.get(name);
     if (own) return own;
     for (let scope = this.parent; scope; scope = scope.parent) {
       if (scope.kind === "class") continue;
-      const found = scope.bindings.get(name);
+      const found = scope.byName.get(name);
       if (found) return found;
     }
     return undefined;
@@ -61,4 +97,14 @@ export class Scope {
     const bindings = this.lookup(name);
     return bindings && bindings.length === 1 ? bindings[0] : undefined;
   }
+}
+
+const DEFINED_UP_FRONT: ReadonlySet<BindingKind> = new Set(["function", "class", "parameter"]);
+
+/** The order of a scope's bindings of one name: definitions and parameters, then statements' targets by position. */
+function comesBefore(a: Binding, b: Binding): boolean {
+  const aFirst = DEFINED_UP_FRONT.has(a.kind);
+  const bFirst = DEFINED_UP_FRONT.has(b.kind);
+  if (aFirst !== bFirst) return aFirst;
+  return !aFirst && a.target.startIndex < b.target.startIndex;
 }
