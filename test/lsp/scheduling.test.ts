@@ -10,7 +10,7 @@ import { lint, PythonDocument } from "../../server/src/engine";
 import { IMMEDIATE_LINT_BELOW_MS, lintDelayMs, MAX_LINT_DELAY_MS } from "../../server/src/lsp/lintDelay";
 import { RELEASED_TREES_PER_COLLECTION, TreeCollector } from "../../server/src/lsp/treeCollector";
 import { IDLE_TREE_MS, MAX_EDITED_TREES, WorkerDocuments } from "../../server/src/lsp/workerDocuments";
-import { LARGE_DOCUMENT_CHARACTERS, LaneAssignment, QUICK_AGAIN_MS, SLOW_LINT_MS } from "../../server/src/lsp/workerLanes";
+import { LARGE_DOCUMENT_CHARACTERS, LaneAssignment, QUICK_AGAIN_MS, SLOW_LINT_MS, VERY_SLOW_LINT_MS } from "../../server/src/lsp/workerLanes";
 
 describe("the pause before a lint", () => {
   test("none for a document never linted or whose last lint was quick", () => {
@@ -45,17 +45,26 @@ describe("which worker a document lives in", () => {
     assert.ok(lanes.hasSlowDocuments());
   });
 
-  test("a slow lint moves a document out of the quick worker; it comes back only once clearly quick and small", () => {
+  test("two slow lints in a row move a document out of the quick worker; it comes back only once clearly quick and small", () => {
     const lanes = new LaneAssignment();
     const uri = "file:///grows.py";
     lanes.opened(uri, 10_000);
     assert.equal(lanes.linted(uri, SLOW_LINT_MS - 1, 10_000), undefined, "stays while under the threshold");
+    assert.equal(lanes.linted(uri, SLOW_LINT_MS, 10_000), undefined, "one slow lint may be the machine's pause");
+    assert.equal(lanes.linted(uri, 1, 10_000), undefined);
+    assert.equal(lanes.linted(uri, SLOW_LINT_MS, 10_000), undefined, "the quick lint in between reset the count");
     assert.equal(lanes.linted(uri, SLOW_LINT_MS, 10_000), "slow");
     assert.equal(lanes.linted(uri, SLOW_LINT_MS - 1, 10_000), undefined, "no move back just under the threshold");
     assert.equal(lanes.linted(uri, QUICK_AGAIN_MS - 1, LARGE_DOCUMENT_CHARACTERS), undefined, "a large document stays, however quick");
     assert.equal(lanes.linted(uri, QUICK_AGAIN_MS - 1, 10_000), "quick");
     assert.equal(lanes.laneOf(uri), "quick");
     assert.equal(lanes.hasSlowDocuments(), false);
+  });
+
+  test("one very slow lint is enough", () => {
+    const lanes = new LaneAssignment();
+    lanes.opened("file:///deep.py", 5_000);
+    assert.equal(lanes.linted("file:///deep.py", VERY_SLOW_LINT_MS, 5_000), "slow");
   });
 
   test("closing forgets the document", () => {

@@ -10,7 +10,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
 /** Trees released between two collections during a burst of lints. */
-export const RELEASED_TREES_PER_COLLECTION = 5;
+export const RELEASED_TREES_PER_COLLECTION = 10;
 
 export class TreeCollector {
   private released = 0;
