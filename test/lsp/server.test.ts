@@ -282,6 +282,15 @@ describe("language server over Node IPC", () => {
   });
 });
 
+/** A DAG of more than 50,000 lines whose one finding is on its last lines. */
+function hugeDag(): string {
+  const block = (i: number) => `\n\n@task(retries=2)\ndef step_${i}(task_state_store=None):\n    cursor = task_state_store.get("cursor", 0)\n    task_state_store.set("cursor", cursor + ${i})\n    return cursor\n`;
+  const blocks = Array.from({ length: 50_000 / 7 }, (_, i) => block(i));
+  const text = `from airflow.sdk import task\n${blocks.join("")}\n\n@task\ndef last(task_state_store=None):\n    task_state_store.set("cursor", None)\n`;
+  assert.ok(text.split("\n").length > 50_000);
+  return text;
+}
+
 describe("language server on large files", () => {
   test("a file over the size limit is not linted, with one log line", async () => {
     const session = await LspSession.start();
@@ -302,10 +311,7 @@ describe("language server on large files", () => {
   test("lints it in the background while still answering requests", async () => {
     const session = await LspSession.start();
     try {
-      const block = (i: number) => `\n\n@task(retries=2)\ndef step_${i}(task_state_store=None):\n    cursor = task_state_store.get("cursor", 0)\n    task_state_store.set("cursor", cursor + ${i})\n    return cursor\n`;
-      const blocks = Array.from({ length: 50_000 / 7 }, (_, i) => block(i));
-      const text = `from airflow.sdk import task\n${blocks.join("")}\n\n@task\ndef last(task_state_store=None):\n    task_state_store.set("cursor", None)\n`;
-      assert.ok(text.split("\n").length > 50_000);
+      const text = hugeDag();
       const uri = "file:///dags/huge.py";
       const published = session.nextDiagnostics(uri, 1, { timeoutMs: 60_000 });
       let diagnosticsArrived = false;
@@ -316,6 +322,36 @@ describe("language server on large files", () => {
       assert.equal(diagnosticsArrived, false, "the request was answered while the file was being linted");
       const lines = text.split("\n").length;
       assert.deepEqual(summary((await published).diagnostics), [`AS102@${lines - 2}:35`]);
+    } finally {
+      session.dispose();
+    }
+  });
+
+  test("a small document's diagnostics, hover and completion do not wait for a 50,000-line document's lint", async () => {
+    const session = await LspSession.start();
+    try {
+      const events: string[] = [];
+      const hugeUri = "file:///dags/huge.py";
+      const huge = hugeDag();
+      const hugeDiagnostics = session.nextDiagnostics(hugeUri, 1, { timeoutMs: 60_000 }).then((published) => {
+        events.push("huge: diagnostics");
+        return published;
+      });
+      session.openWithoutWaiting(hugeUri, huge);
+      const smallUri = "file:///dags/small.py";
+      const opened = await session.open(smallUri, DAG);
+      events.push("small: diagnostics");
+      assert.deepEqual(summary(opened.diagnostics), ["AS102@5:35"]);
+      await session.hover(smallUri, { line: 5, character: 10 });
+      events.push("small: hover");
+      await session.completion(smallUri, { line: 5, character: 4 });
+      events.push("small: completion");
+      const fixed = await session.change(smallUri, [{ range: rangeOf(DAG, 5, "None"), text: "1" }]);
+      events.push("small: diagnostics after a change");
+      assert.deepEqual(fixed.diagnostics, []);
+      const lines = huge.split("\n").length;
+      assert.deepEqual(summary((await hugeDiagnostics).diagnostics), [`AS102@${lines - 2}:35`]);
+      assert.deepEqual(events, ["small: diagnostics", "small: hover", "small: completion", "small: diagnostics after a change", "huge: diagnostics"]);
     } finally {
       session.dispose();
     }

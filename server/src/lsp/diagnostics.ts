@@ -1,9 +1,11 @@
 /**
- * When to lint and what to publish. A change schedules a lint after a short pause in typing; the lint
- * runs in the worker for the version current at that moment, at most one at a time per document, and
- * its result is published only if the document is still at that version (otherwise the newer
- * version's own lint follows), together with the Airflow version pin the lint used. The last
- * published result per document is kept for code actions.
+ * When to lint and what to publish. A change schedules a lint after a pause that depends on how long
+ * the document's last lint took (lintDelay.ts: none for a quick one); the lint runs in the document's
+ * worker for the version current at that moment, at most one at a time per document, so changes
+ * made meanwhile are linted together, at their newest version, once it ends. A result is published
+ * only if the document is still at that version (otherwise the newer version's own lint follows),
+ * together with the Airflow version pin the lint used. The last published result per document is
+ * kept for code actions.
  */
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -12,15 +14,13 @@ import type { Severity } from "../engine";
 import type { AirflowPin } from "../engine/project";
 import type { BaselineStore } from "./baseline";
 import type { OpenDocument, OpenDocuments } from "./documents";
-import type { LintWorkerClient } from "./lintWorkerClient";
+import { lintDelayMs } from "./lintDelay";
+import type { LintWorkerPool } from "./lintWorkerPool";
 import { errorText, Logger } from "./logger";
 import type { ServerSettings, SettingsStore } from "./settings";
 import type { LintedDiagnostic, WorkerLintOptions } from "./workerProtocol";
 
 export const DIAGNOSTIC_SOURCE = "airflow-state-store";
-
-/** Pause after the last change before linting. */
-export const CHANGE_DEBOUNCE_MS = 150;
 
 /**
  * Larger documents are not linted. 50,000 lines of DAG code are about 2 MB and lint in a few seconds
@@ -80,20 +80,28 @@ export class DiagnosticScheduler {
   /** Documents that changed while their lint ran: lint again as soon as it ends. */
   private readonly rerun = new Set<string>();
   private readonly published = new Map<string, PublishedResult>();
+  /** How long each document's last lint took in its worker. */
+  private readonly lastLintMs = new Map<string, number>();
   /** Oversized documents already reported in the log, so the line is written once per document. */
   private readonly reportedTooLarge = new Set<string>();
 
   constructor(
     private readonly documents: OpenDocuments,
-    private readonly worker: LintWorkerClient,
+    private readonly worker: Pick<LintWorkerPool, "lint">,
     private readonly settings: SettingsStore,
     private readonly baseline: BaselineStore,
     private readonly publisher: Publisher,
     private readonly log: Logger,
   ) {}
 
-  schedule(uri: string, delayMs = CHANGE_DEBOUNCE_MS): void {
+  /** Lints the document after `delayMs`, by default the pause its last lint's time calls for. */
+  schedule(uri: string, delayMs = lintDelayMs(this.lastLintMs.get(uri))): void {
     clearTimeout(this.timers.get(uri));
+    this.timers.delete(uri);
+    if (delayMs <= 0) {
+      void this.run(uri);
+      return;
+    }
     this.timers.set(
       uri,
       setTimeout(() => {
@@ -119,6 +127,7 @@ export class DiagnosticScheduler {
     this.timers.delete(uri);
     this.rerun.delete(uri);
     this.published.delete(uri);
+    this.lastLintMs.delete(uri);
     this.reportedTooLarge.delete(uri);
     this.publisher.publish(uri, undefined, []);
   }
@@ -142,6 +151,7 @@ export class DiagnosticScheduler {
       this.log.error(`Linting ${uri} failed: ${errorText(error)}`);
     } finally {
       this.running.delete(uri);
+      // The changes made meanwhile have waited for this lint already.
       if (this.rerun.delete(uri)) this.schedule(uri, 0);
     }
   }
@@ -161,6 +171,7 @@ export class DiagnosticScheduler {
     }
     this.reportedTooLarge.delete(uri);
     const result = await this.worker.lint(uri, version, lintOptions(uri, settings, this.baseline.textFor(uri)));
+    if (result) this.lastLintMs.set(uri, result.elapsedMs);
     if (!result || !isCurrent()) return;
     if (result.relevant) this.baseline.ensure(uri);
     this.store(uri, version, result.diagnostics, result.airflowPin);

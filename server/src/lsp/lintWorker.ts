@@ -1,12 +1,17 @@
 /**
- * The worker thread that owns the open documents' syntax trees and runs the engine. It applies every
- * incremental change to its `PythonDocument` (tree.edit + incremental re-parse) and answers lint and
- * fix-all requests in the order they were posted, so a request always sees every change sent before it.
+ * The worker thread that owns its open documents' syntax trees and runs the engine. It applies every
+ * incremental change to its `PythonDocument` (tree.edit + incremental re-parse) as it arrives, so a
+ * request always sees every change sent before it. Interactive requests (hover, completion, review,
+ * fix-all) are answered at once; lints are queued and run one per turn of the event loop, so a
+ * request arriving meanwhile waits for one lint at most, and a queued lint of a version that a later
+ * change replaced is answered as superseded without running. Only documents being edited keep their
+ * trees between requests (workerDocuments.ts).
  * It also holds the workspace index rules follow imports through (workerWorkspace.ts), resolves the
  * Airflow version each document's project pins from disk (workerPins.ts, for AS501 and AS502), and
  * answers review, hover and completion requests from the same trees.
  */
 import { parentPort } from "node:worker_threads";
+import { performance } from "node:perf_hooks";
 import { completionsAt, ContentChange, Fix, fixAll, hoverAt, lint, LintOptions, Position, PythonDocument, reviewMarkdown, Rule, TextEdit, WorkspaceClasses } from "../engine";
 import type { AirflowPin } from "../engine/project";
 import { changedLinesEdit } from "./changedLines";
@@ -28,6 +33,8 @@ import type {
   WorkerRequest,
   WorkerResult,
 } from "./workerProtocol";
+import { TreeCollector } from "./treeCollector";
+import { WorkerDocuments } from "./workerDocuments";
 import { WorkerPins } from "./workerPins";
 import { WorkerWorkspace } from "./workerWorkspace";
 
@@ -37,7 +44,8 @@ const MAX_REMEMBERED_FAILURES = 1000;
 export function runLintWorker(): void {
   const port = parentPort;
   if (!port) throw new Error("runLintWorker must run in a worker thread");
-  const documents = new Map<string, PythonDocument>();
+  const documents = new WorkerDocuments();
+  const trees = new TreeCollector();
   const loggedFailures = new Set<string>();
   const post = (message: FromWorker) => port.postMessage(message);
   const workspace = new WorkerWorkspace(
@@ -64,6 +72,7 @@ export function runLintWorker(): void {
   });
 
   function lintDocument(document: PythonDocument, options: WorkerLintOptions): LintResult {
+    const started = performance.now();
     const relevant = document.isRelevant();
     const airflowPin = pins.forLint(document.uri, options.path);
     const place = (fix: Fix): PlacedFix => ({
@@ -83,7 +92,7 @@ export function runLintWorker(): void {
         suppression: suppressionEdit(document, d.range.start.line, d.code),
       }),
     );
-    return { version: document.version, relevant, diagnostics, airflowPin };
+    return { version: document.version, relevant, diagnostics, airflowPin, elapsedMs: performance.now() - started };
   }
 
   /** The review sees what a lint sees, but like fix-all it is not published, so what it consults is not remembered. */
@@ -120,28 +129,54 @@ export function runLintWorker(): void {
   function answer(request: WorkerRequest): WorkerResult | undefined {
     const document = documents.get(request.uri);
     if (!document || document.version !== request.version) return undefined;
-    switch (request.type) {
-      case "lint":
-        return lintDocument(document, request.options);
-      case "fixAll":
-        return fixAllDocument(document, request.options);
-      case "review":
-        return reviewDocument(document, request.options);
-      case "hover":
-        return hoverDocument(document, request.position);
-      case "completion":
-        return completeDocument(document, request.position);
+    try {
+      switch (request.type) {
+        case "lint":
+          return lintDocument(document, request.options);
+        case "fixAll":
+          return fixAllDocument(document, request.options);
+        case "review":
+          return reviewDocument(document, request.options);
+        case "hover":
+          return hoverDocument(document, request.position);
+        case "completion":
+          return completeDocument(document, request.position);
+      }
+    } finally {
+      if (request.type === "lint" && !documents.isBeingEdited(request.uri)) workspace.refreshNow(request.uri);
+      if (documents.settle(request.uri)) trees.treeReleased();
     }
   }
 
-  function applyChange(uri: string, changes: ContentChange[], version: number): void {
-    const document = documents.get(uri);
-    if (!document) return;
+  function reply(request: WorkerRequest): void {
     try {
-      document.update(changes, version);
+      post({ type: "reply", id: request.id, result: answer(request) });
+    } catch (error) {
+      post({ type: "failed", id: request.id, message: errorText(error) });
+    }
+  }
+
+  const queuedLints: WorkerRequest[] = [];
+  let lintTurnScheduled = false;
+
+  /** One lint per turn: messages that arrived meanwhile (changes, hovers) are handled between two lints. */
+  function scheduleLintTurn(): void {
+    if (lintTurnScheduled || queuedLints.length === 0) return;
+    lintTurnScheduled = true;
+    setImmediate(() => {
+      lintTurnScheduled = false;
+      const next = queuedLints.shift();
+      if (next) reply(next);
+      if (queuedLints.length === 0) trees.idle();
+      scheduleLintTurn();
+    });
+  }
+
+  function applyChange(uri: string, changes: ContentChange[], version: number): void {
+    try {
+      documents.change(uri, changes, version);
     } catch (error) {
       // A half-applied change leaves text and tree out of step with the editor: start over from its text.
-      documents.delete(uri);
       post({ type: "log", level: "error", message: `Could not apply a change to ${uri}; reloading it. ${errorText(error)}` });
       post({ type: "lost", uri });
     }
@@ -151,7 +186,7 @@ export function runLintWorker(): void {
     try {
       switch (message.type) {
         case "open":
-          documents.set(message.uri, new PythonDocument(message.uri, message.text, message.version));
+          documents.open(message.uri, message.text, message.version);
           workspace.opened(message.uri);
           break;
         case "change":
@@ -159,7 +194,7 @@ export function runLintWorker(): void {
           workspace.changed(message.uri);
           break;
         case "close":
-          documents.delete(message.uri);
+          documents.close(message.uri);
           workspace.closed(message.uri);
           pins.closed(message.uri);
           break;
@@ -177,8 +212,12 @@ export function runLintWorker(): void {
           if (uris.length > 0) post({ type: "dependentsChanged", uris });
           break;
         }
+        case "lint":
+          queuedLints.push(message);
+          scheduleLintTurn();
+          break;
         default:
-          post({ type: "reply", id: message.id, result: answer(message) });
+          reply(message);
       }
     } catch (error) {
       const detail = errorText(error);

@@ -1,5 +1,5 @@
 /**
- * The connection thread's handle on the lint worker: posts document changes, turns lint and fix-all
+ * The connection thread's handle on one lint worker thread: posts document changes, turns lint and fix-all
  * requests into promises, and replaces the worker if it dies (for instance out of memory on a huge
  * file) so the server keeps running.
  */

@@ -7,13 +7,13 @@ import { Connection, ErrorCodes, LSPErrorCodes, ResponseError } from "vscode-lan
 import type { BaselineStore } from "./baseline";
 import { lintOptions, MAX_LINTED_CHARACTERS } from "./diagnostics";
 import type { OpenDocuments } from "./documents";
-import type { LintWorkerClient } from "./lintWorkerClient";
+import type { LintWorkerPool } from "./lintWorkerPool";
 import { errorText, Logger } from "./logger";
 import { REVIEW_METHOD, ReviewParams, ReviewResponse } from "./reviewProtocol";
 import type { SettingsStore } from "./settings";
 
 export interface ReviewServices {
-  worker: LintWorkerClient;
+  worker: LintWorkerPool;
   settings: SettingsStore;
   baseline: BaselineStore;
 }

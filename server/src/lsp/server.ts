@@ -31,7 +31,7 @@ import { DiagnosticScheduler, lintOptions, MAX_LINTED_CHARACTERS } from "./diagn
 import { registerDagOutline } from "./dagOutline";
 import { registerReview } from "./reviewRequest";
 import { OpenDocuments } from "./documents";
-import { LintWorkerClient } from "./lintWorkerClient";
+import { LintWorkerPool } from "./lintWorkerPool";
 import { errorText, Logger } from "./logger";
 import { SECTION, SettingsStore } from "./settings";
 import type { CompletionEntry } from "./workerProtocol";
@@ -39,7 +39,7 @@ import { WorkspaceFiles } from "./workspaceFiles";
 
 interface Services {
   scheduler: DiagnosticScheduler;
-  worker: LintWorkerClient;
+  worker: LintWorkerPool;
   settings: SettingsStore;
   baseline: BaselineStore;
   /** Reads the workspace's Python files into the worker's index of operator classes. */
@@ -87,23 +87,17 @@ export function startServer(workerScript: string): void {
       log,
     );
     const baseline = new BaselineStore(trusted, (uri) => services?.scheduler.schedule(uri, 0), log);
-    const worker = new LintWorkerClient(workerScript, log, {
-      restarted: () => {
-        // The new worker knows neither the documents nor the workspace's modules.
-        files.setFolders(workspaceFolders);
-        for (const document of documents.all()) worker.post({ type: "open", uri: document.uri, text: document.text, version: document.version });
-        services?.scheduler.scheduleAll();
-        void files.scan();
+    const worker = new LintWorkerPool(workerScript, documents, log, {
+      // A new worker knows none of the workspace's modules.
+      workerStarted: () => void files.scan(),
+      relint: (uris) => {
+        for (const uri of uris) services?.scheduler.schedule(uri, 0);
       },
       dependentsChanged: (uris) => {
         for (const uri of uris) if (documents.get(uri)) services?.scheduler.schedule(uri, 0);
       },
-      lost: (uri) => {
-        const document = documents.get(uri);
-        if (!document) return;
-        worker.post({ type: "open", uri, text: document.text, version: document.version });
-        services?.scheduler.schedule(uri, 0);
-      },
+      // The worker it left now indexes its file from disk, as for a closed document.
+      moved: (uri) => files.documentClosed(uri),
     });
     const files = new WorkspaceFiles(worker, (uri) => documents.get(uri) !== undefined, log);
     const workspaceFolders = params.workspaceFolders?.map((folder) => folder.uri) ?? (params.rootUri ? [params.rootUri] : []);

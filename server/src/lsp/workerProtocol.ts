@@ -1,5 +1,5 @@
 /**
- * The messages between the language server's connection thread and its lint worker.
+ * The messages between the language server's connection thread and its lint workers.
  * Linting a large file takes seconds, so the syntax trees and every engine call live in a worker
  * thread; the connection thread only routes LSP messages and never waits on a rule.
  */
@@ -48,6 +48,8 @@ export interface LintResult {
   diagnostics: LintedDiagnostic[];
   /** The Airflow version the document's project pins, as the lint used it; absent when none is known or the document has no path. */
   airflowPin?: AirflowPin;
+  /** How long the lint took in the worker: what the next change's pause and the document's worker are chosen by. */
+  elapsedMs: number;
 }
 
 export interface FixAllResult {

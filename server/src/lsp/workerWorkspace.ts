@@ -11,8 +11,9 @@
  */
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { Consulted, MAX_INDEXED_CHARACTERS, PythonDocument, WorkspaceClasses, WorkspaceIndex } from "../engine";
+import { Consulted, MAX_INDEXED_CHARACTERS, WorkspaceClasses, WorkspaceIndex } from "../engine";
 import { PythonModel } from "../engine/python/model";
+import type { WorkerDocuments } from "./workerDocuments";
 import type { IndexedFile } from "./workerProtocol";
 
 /** Work done per turn of the event loop before letting waiting messages through. */
@@ -42,7 +43,7 @@ export class WorkerWorkspace {
   private reportTimer: NodeJS.Timeout | undefined;
 
   constructor(
-    private readonly documents: ReadonlyMap<string, PythonDocument>,
+    private readonly documents: Pick<WorkerDocuments, "get" | "has" | "isBeingEdited">,
     private readonly report: (uris: string[]) => void,
     private readonly logError: (message: string) => void,
   ) {}
@@ -126,22 +127,39 @@ export class WorkerWorkspace {
     this.reportAffected();
   }
 
+  /**
+   * Summarises an open document now if it changed since its last summary, while the caller still
+   * holds its tree: a document that is not being edited lets its tree go after each request, and
+   * waiting for the timer would parse it again.
+   */
+  refreshNow(uri: string): void {
+    if (!this.dirtyOpen.delete(uri)) return;
+    this.refresh(uri);
+    this.reportAffected();
+  }
+
+  /** Documents not being edited are left to `refreshNow` at their lint, which holds their tree anyway. */
   private refreshOpenDocuments(): void {
     this.openTimer = undefined;
     for (const uri of this.dirtyOpen) {
-      const document = this.documents.get(uri);
-      const file = filePathOf(uri);
-      if (!document || !file || this.openPaths.get(file) !== uri) continue;
-      const text = document.getText();
-      if (text.length > MAX_INDEXED_CHARACTERS) continue;
-      try {
-        if (this.index.updateFromModel(file, new PythonModel(document.tree, text))) this.changedPaths.add(file);
-      } catch (error) {
-        this.logError(`Could not index the open document ${uri}: ${String(error)}`);
-      }
+      if (!this.documents.isBeingEdited(uri)) continue;
+      this.refresh(uri);
+      this.dirtyOpen.delete(uri);
     }
-    this.dirtyOpen.clear();
     this.reportAffected();
+  }
+
+  private refresh(uri: string): void {
+    const document = this.documents.get(uri);
+    const file = filePathOf(uri);
+    if (!document || !file || this.openPaths.get(file) !== uri) return;
+    const text = document.getText();
+    if (text.length > MAX_INDEXED_CHARACTERS) return;
+    try {
+      if (this.index.updateFromModel(file, new PythonModel(document.tree, text))) this.changedPaths.add(file);
+    } catch (error) {
+      this.logError(`Could not index the open document ${uri}: ${String(error)}`);
+    }
   }
 
   /** Reports the open documents whose last lint consulted a changed file, at once when idle, at most once a second while indexing. */

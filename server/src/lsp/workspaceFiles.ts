@@ -10,7 +10,7 @@ import * as path from "node:path";
 import { FileChangeType, FileEvent } from "vscode-languageserver";
 import { isSkippedFolder, MAX_INDEXED_CHARACTERS } from "../engine";
 import { isWithin } from "../engine/workspace/modulePaths";
-import type { LintWorkerClient } from "./lintWorkerClient";
+import type { LintWorkerPool } from "./lintWorkerPool";
 import { errorText, Logger } from "./logger";
 import type { IndexedFile } from "./workerProtocol";
 import { filePathOf } from "./workerWorkspace";
@@ -43,7 +43,7 @@ export class WorkspaceFiles {
   private pending: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly worker: LintWorkerClient,
+    private readonly worker: Pick<LintWorkerPool, "post">,
     private readonly isOpen: (uri: string) => boolean,
     private readonly log: Logger,
   ) {}

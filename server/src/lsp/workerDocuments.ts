@@ -1,0 +1,104 @@
+/**
+ * The lint worker's open documents, and which of them keep a syntax tree between requests. A tree
+ * costs far more memory than its text (tens of kilobytes for a 60-line DAG), and it only pays for a
+ * document being edited, where each change re-parses incrementally from it. So only the few
+ * documents changed most recently, and within the last IDLE_TREE_MS, keep theirs; any other
+ * document is settled back to its text after each use and parsed again, in full, when next needed.
+ */
+import { ContentChange, PythonDocument } from "../engine";
+
+/** Documents edited in turn (a few editors side by side) that all keep their trees. */
+export const MAX_EDITED_TREES = 4;
+
+/** A document not changed for this long is no longer being edited. */
+export const IDLE_TREE_MS = 60_000;
+
+export class WorkerDocuments {
+  private readonly byUri = new Map<string, PythonDocument>();
+  /** The documents being edited, with the time of their last change, least recent first. */
+  private readonly edited = new Map<string, number>();
+  private sweepTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  get(uri: string): PythonDocument | undefined {
+    return this.byUri.get(uri);
+  }
+
+  has(uri: string): boolean {
+    return this.byUri.has(uri);
+  }
+
+  open(uri: string, text: string, version: number): void {
+    this.byUri.set(uri, new PythonDocument(uri, text, version));
+    this.edited.delete(uri);
+  }
+
+  /** Applies the changes; throws when they cannot be (the document is then dropped and must be opened again). */
+  change(uri: string, changes: ContentChange[], version: number): void {
+    const document = this.byUri.get(uri);
+    if (!document) return;
+    try {
+      document.update(changes, version);
+    } catch (error) {
+      this.close(uri);
+      throw error;
+    }
+    this.edited.delete(uri);
+    this.edited.set(uri, this.now());
+    for (const [earliest] of this.edited) {
+      if (this.edited.size <= MAX_EDITED_TREES) break;
+      this.edited.delete(earliest);
+      this.withoutTree(earliest);
+    }
+    this.scheduleSweep();
+  }
+
+  close(uri: string): void {
+    this.byUri.delete(uri);
+    this.edited.delete(uri);
+  }
+
+  /** Whether the document keeps its tree between requests. */
+  isBeingEdited(uri: string): boolean {
+    const changed = this.edited.get(uri);
+    return changed !== undefined && this.now() - changed < IDLE_TREE_MS;
+  }
+
+  /** After a request used the document: unless it is being edited, lets its tree go (and answers true). */
+  settle(uri: string): boolean {
+    return !this.isBeingEdited(uri) && this.withoutTree(uri);
+  }
+
+  /** Lets the trees of documents no longer being edited go. */
+  sweep(): void {
+    for (const uri of [...this.edited.keys()]) {
+      if (this.isBeingEdited(uri)) continue;
+      this.edited.delete(uri);
+      this.withoutTree(uri);
+    }
+    if (this.edited.size > 0) this.scheduleSweep();
+  }
+
+  dispose(): void {
+    clearTimeout(this.sweepTimer);
+    this.sweepTimer = undefined;
+  }
+
+  /** PythonDocument parses lazily: a fresh one over the same text holds no tree until asked for one. */
+  private withoutTree(uri: string): boolean {
+    const document = this.byUri.get(uri);
+    if (!document) return false;
+    this.byUri.set(uri, new PythonDocument(uri, document.getText(), document.version));
+    return true;
+  }
+
+  private scheduleSweep(): void {
+    if (this.sweepTimer) return;
+    this.sweepTimer = setTimeout(() => {
+      this.sweepTimer = undefined;
+      this.sweep();
+    }, IDLE_TREE_MS);
+    this.sweepTimer.unref();
+  }
+}

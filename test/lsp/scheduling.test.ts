@@ -1,0 +1,198 @@
+/**
+ * The language server's scheduling and memory policies, in process: the pause before a lint, which
+ * worker a document lives in, which documents keep their syntax trees (and that a document parsed
+ * again gives the same diagnostics), and when dropped trees are collected. The protocol tests in
+ * server.test.ts cover how they are wired.
+ */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { lint, PythonDocument } from "../../server/src/engine";
+import { IMMEDIATE_LINT_BELOW_MS, lintDelayMs, MAX_LINT_DELAY_MS } from "../../server/src/lsp/lintDelay";
+import { RELEASED_TREES_PER_COLLECTION, TreeCollector } from "../../server/src/lsp/treeCollector";
+import { IDLE_TREE_MS, MAX_EDITED_TREES, WorkerDocuments } from "../../server/src/lsp/workerDocuments";
+import { LARGE_DOCUMENT_CHARACTERS, LaneAssignment, QUICK_AGAIN_MS, SLOW_LINT_MS, VERY_SLOW_LINT_MS } from "../../server/src/lsp/workerLanes";
+
+describe("the pause before a lint", () => {
+  test("none for a document never linted or whose last lint was quick", () => {
+    assert.equal(lintDelayMs(undefined), 0);
+    assert.equal(lintDelayMs(0), 0);
+    assert.equal(lintDelayMs(IMMEDIATE_LINT_BELOW_MS - 0.1), 0);
+  });
+
+  test("grows with the last lint's time, up to its bound", () => {
+    const delays = [IMMEDIATE_LINT_BELOW_MS, 40, 120, 500, 60_000].map(lintDelayMs);
+    assert.ok(delays[0] > 0, "a lint at the threshold earns a pause");
+    for (let i = 1; i < delays.length; i++) assert.ok(delays[i] >= delays[i - 1], `not decreasing: ${delays}`);
+    assert.ok(delays[1] < 40, "shorter than the lint it saves");
+    assert.equal(delays[delays.length - 1], MAX_LINT_DELAY_MS);
+  });
+
+  test("a nonsensical time is treated as unknown", () => {
+    assert.equal(lintDelayMs(Number.NaN), 0);
+    assert.equal(lintDelayMs(Number.POSITIVE_INFINITY), 0);
+    assert.equal(lintDelayMs(-5), 0);
+  });
+});
+
+describe("which worker a document lives in", () => {
+  test("small documents start quick, large ones slow", () => {
+    const lanes = new LaneAssignment();
+    assert.equal(lanes.opened("file:///small.py", 2_000), "quick");
+    assert.equal(lanes.opened("file:///huge.py", LARGE_DOCUMENT_CHARACTERS), "slow");
+    assert.equal(lanes.laneOf("file:///small.py"), "quick");
+    assert.equal(lanes.laneOf("file:///huge.py"), "slow");
+    assert.equal(lanes.laneOf("file:///never-opened.py"), "quick");
+    assert.ok(lanes.hasSlowDocuments());
+  });
+
+  test("two slow lints in a row move a document out of the quick worker; it comes back only once clearly quick and small", () => {
+    const lanes = new LaneAssignment();
+    const uri = "file:///grows.py";
+    lanes.opened(uri, 10_000);
+    assert.equal(lanes.linted(uri, SLOW_LINT_MS - 1, 10_000), undefined, "stays while under the threshold");
+    assert.equal(lanes.linted(uri, SLOW_LINT_MS, 10_000), undefined, "one slow lint may be the machine's pause");
+    assert.equal(lanes.linted(uri, 1, 10_000), undefined);
+    assert.equal(lanes.linted(uri, SLOW_LINT_MS, 10_000), undefined, "the quick lint in between reset the count");
+    assert.equal(lanes.linted(uri, SLOW_LINT_MS, 10_000), "slow");
+    assert.equal(lanes.linted(uri, SLOW_LINT_MS - 1, 10_000), undefined, "no move back just under the threshold");
+    assert.equal(lanes.linted(uri, QUICK_AGAIN_MS - 1, LARGE_DOCUMENT_CHARACTERS), undefined, "a large document stays, however quick");
+    assert.equal(lanes.linted(uri, QUICK_AGAIN_MS - 1, 10_000), "quick");
+    assert.equal(lanes.laneOf(uri), "quick");
+    assert.equal(lanes.hasSlowDocuments(), false);
+  });
+
+  test("one very slow lint is enough", () => {
+    const lanes = new LaneAssignment();
+    lanes.opened("file:///deep.py", 5_000);
+    assert.equal(lanes.linted("file:///deep.py", VERY_SLOW_LINT_MS, 5_000), "slow");
+  });
+
+  test("closing forgets the document", () => {
+    const lanes = new LaneAssignment();
+    lanes.opened("file:///huge.py", LARGE_DOCUMENT_CHARACTERS * 2);
+    lanes.closed("file:///huge.py");
+    assert.equal(lanes.hasSlowDocuments(), false);
+    assert.equal(lanes.laneOf("file:///huge.py"), "quick");
+  });
+});
+
+const DAG = `from airflow.sdk import dag, task
+
+
+@task
+def remember(task_state_store=None):
+    task_state_store.set("cursor", None)
+    return 1
+
+
+@task
+def count(task_state_store=None):
+    task_state_store.set("n", None)
+`;
+
+function findings(document: PythonDocument): string[] {
+  return lint(document, { severities: {} }).map((d) => `${d.code}@${d.range.start.line}:${d.range.start.character} ${d.message}`);
+}
+
+class FakeClock {
+  time = 1_000_000;
+  readonly now = () => this.time;
+}
+
+describe("which documents keep their syntax trees", () => {
+  test("an opened document that is not edited lets its tree go after use, and parsed again gives the same diagnostics", () => {
+    const documents = new WorkerDocuments();
+    try {
+      documents.open("file:///a.py", DAG, 1);
+      const used = documents.get("file:///a.py")!;
+      const before = findings(used);
+      assert.ok(before.length >= 2, `the fixture has findings: ${before}`);
+      assert.equal(documents.settle("file:///a.py"), true);
+      const settled = documents.get("file:///a.py")!;
+      assert.notEqual(settled, used, "the document holding the tree is gone");
+      assert.equal(settled.getText(), DAG);
+      assert.equal(settled.version, 1);
+      assert.deepEqual(findings(settled), before);
+    } finally {
+      documents.dispose();
+    }
+  });
+
+  test("an edited document keeps its tree; once dropped, the re-parse of the edited text matches a fresh parse", () => {
+    const clock = new FakeClock();
+    const documents = new WorkerDocuments(clock.now);
+    try {
+      const uri = "file:///edited.py";
+      documents.open(uri, DAG, 1);
+      findings(documents.get(uri)!);
+      // Three incremental edits: a new finding, a removed one, a line inserted above both.
+      documents.change(uri, [{ range: { start: { line: 11, character: 0 }, end: { line: 11, character: 0 } }, text: '    task_state_store.set("m", None)\n' }], 2);
+      documents.change(uri, [{ range: { start: { line: 5, character: 31 }, end: { line: 5, character: 35 } }, text: "1" }], 3);
+      const edited = documents.get(uri)!;
+      const incremental = findings(edited);
+      documents.change(uri, [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: "# header\n" }], 4);
+      assert.equal(documents.settle(uri), false, "being edited: the tree stays");
+      assert.equal(documents.get(uri), edited);
+      const text = edited.getText();
+      const expected = findings(new PythonDocument(uri, text, 4));
+      assert.notDeepEqual(expected, incremental, "the last edit moved the findings");
+      assert.deepEqual(findings(edited), expected, "incremental parse");
+      clock.time += IDLE_TREE_MS;
+      assert.equal(documents.isBeingEdited(uri), false);
+      documents.sweep();
+      const reparsed = documents.get(uri)!;
+      assert.notEqual(reparsed, edited, "idle: the tree was let go");
+      assert.equal(reparsed.getText(), text);
+      assert.equal(reparsed.version, 4);
+      assert.deepEqual(findings(reparsed), expected, "full parse of the same text");
+      // Editing again after the drop parses in full once, then incrementally.
+      documents.change(uri, [{ range: { start: { line: 0, character: 0 }, end: { line: 1, character: 0 } }, text: "" }], 5);
+      assert.deepEqual(findings(documents.get(uri)!), findings(new PythonDocument(uri, DAG.replace('set("cursor", None)', 'set("cursor", 1)').replace('set("n", None)\n', 'set("n", None)\n    task_state_store.set("m", None)\n'), 5)));
+    } finally {
+      documents.dispose();
+    }
+  });
+
+  test(`only the ${MAX_EDITED_TREES} documents edited most recently keep their trees`, () => {
+    const documents = new WorkerDocuments();
+    try {
+      const uris = Array.from({ length: MAX_EDITED_TREES + 1 }, (_, i) => `file:///d${i}.py`);
+      for (const uri of uris) documents.open(uri, DAG, 1);
+      const edit = (uri: string, version: number) => documents.change(uri, [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: "#\n" }], version);
+      edit(uris[0], 2);
+      const first = documents.get(uris[0])!;
+      for (const uri of uris.slice(1)) edit(uri, 2);
+      assert.notEqual(documents.get(uris[0]), first, "the least recently edited one lost its tree");
+      assert.equal(documents.isBeingEdited(uris[0]), false);
+      for (const uri of uris.slice(1)) assert.equal(documents.isBeingEdited(uri), true, uri);
+      assert.equal(documents.get(uris[0])!.getText(), "#\n" + DAG, "its text and version survive");
+      assert.equal(documents.get(uris[0])!.version, 2);
+    } finally {
+      documents.dispose();
+    }
+  });
+});
+
+describe("collecting released trees", () => {
+  test(`every ${RELEASED_TREES_PER_COLLECTION} released trees, and when idle after any`, () => {
+    let collections = 0;
+    const collector = new TreeCollector(() => collections++);
+    collector.idle();
+    assert.equal(collections, 0, "nothing released, nothing to collect");
+    for (let i = 1; i < RELEASED_TREES_PER_COLLECTION; i++) collector.treeReleased();
+    assert.equal(collections, 0);
+    collector.treeReleased();
+    assert.equal(collections, 1);
+    collector.idle();
+    assert.equal(collections, 1, "already collected");
+    collector.treeReleased();
+    collector.idle();
+    assert.equal(collections, 2);
+  });
+
+  test("the default collector runs V8's collection without throwing", () => {
+    const collector = new TreeCollector();
+    collector.treeReleased();
+    collector.idle();
+  });
+});
