@@ -8,7 +8,6 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { lint, PythonDocument } from "../../server/src/engine";
 import { IMMEDIATE_LINT_BELOW_MS, lintDelayMs, MAX_LINT_DELAY_MS } from "../../server/src/lsp/lintDelay";
-import { RELEASED_TREES_PER_COLLECTION, TreeCollector } from "../../server/src/lsp/treeCollector";
 import { IDLE_TREE_MS, MAX_EDITED_TREES, WorkerDocuments } from "../../server/src/lsp/workerDocuments";
 import { LARGE_DOCUMENT_CHARACTERS, LaneAssignment, QUICK_AGAIN_MS, SLOW_LINT_MS, VERY_SLOW_LINT_MS } from "../../server/src/lsp/workerLanes";
 
@@ -170,29 +169,5 @@ describe("which documents keep their syntax trees", () => {
     } finally {
       documents.dispose();
     }
-  });
-});
-
-describe("collecting released trees", () => {
-  test(`every ${RELEASED_TREES_PER_COLLECTION} released trees, and when idle after any`, () => {
-    let collections = 0;
-    const collector = new TreeCollector(() => collections++);
-    collector.idle();
-    assert.equal(collections, 0, "nothing released, nothing to collect");
-    for (let i = 1; i < RELEASED_TREES_PER_COLLECTION; i++) collector.treeReleased();
-    assert.equal(collections, 0);
-    collector.treeReleased();
-    assert.equal(collections, 1);
-    collector.idle();
-    assert.equal(collections, 1, "already collected");
-    collector.treeReleased();
-    collector.idle();
-    assert.equal(collections, 2);
-  });
-
-  test("the default collector runs V8's collection without throwing", () => {
-    const collector = new TreeCollector();
-    collector.treeReleased();
-    collector.idle();
   });
 });

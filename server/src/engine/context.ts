@@ -68,7 +68,7 @@ export class AnalysisContext implements FileInputs {
   /** `tree`: the file's syntax tree, or how to get it; it is asked for only when an analysis needs it. */
   constructor(
     inputs: FileInputs,
-    private readonly tree_: Tree | (() => Tree),
+    private readonly treeOrParse: Tree | (() => Tree),
   ) {
     this.text = inputs.text;
     this.path = inputs.path;
@@ -78,7 +78,7 @@ export class AnalysisContext implements FileInputs {
   }
 
   get tree(): Tree {
-    return (this.syntaxTree ??= typeof this.tree_ === "function" ? this.tree_() : this.tree_);
+    return (this.syntaxTree ??= typeof this.treeOrParse === "function" ? this.treeOrParse() : this.treeOrParse);
   }
 
   /** The analysis of this file, built on first use. */

@@ -33,7 +33,6 @@ import type {
   WorkerRequest,
   WorkerResult,
 } from "./workerProtocol";
-import { TreeCollector } from "./treeCollector";
 import { WorkerDocuments } from "./workerDocuments";
 import { WorkerPins } from "./workerPins";
 import { WorkerWorkspace } from "./workerWorkspace";
@@ -45,7 +44,6 @@ export function runLintWorker(): void {
   const port = parentPort;
   if (!port) throw new Error("runLintWorker must run in a worker thread");
   const documents = new WorkerDocuments();
-  const trees = new TreeCollector();
   const loggedFailures = new Set<string>();
   const post = (message: FromWorker) => port.postMessage(message);
   const workspace = new WorkerWorkspace(
@@ -144,7 +142,7 @@ export function runLintWorker(): void {
       }
     } finally {
       if (request.type === "lint" && !documents.isBeingEdited(request.uri)) workspace.refreshNow(request.uri);
-      if (documents.settle(request.uri)) trees.treeReleased();
+      documents.settle(request.uri);
     }
   }
 
@@ -167,7 +165,6 @@ export function runLintWorker(): void {
       lintTurnScheduled = false;
       const next = queuedLints.shift();
       if (next) reply(next);
-      if (queuedLints.length === 0) trees.idle();
       scheduleLintTurn();
     });
   }
