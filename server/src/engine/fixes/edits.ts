@@ -129,17 +129,18 @@ export function ensureImported(model: SemanticModel, module: string, name: strin
  * shadowed. A function-local import counts only when it comes before `at` (else `UnboundLocalError`).
  */
 function visibleImports(model: SemanticModel, scope: Scope, at: SyntaxNode | undefined): Binding[] {
-  const result: Binding[] = [];
-  for (let current: Scope | undefined = scope; current; current = current.parent) {
-    if (current !== scope && current.kind === "class") continue; // class bodies do not enclose methods
-    for (const [bound, bindings] of current.bindings) {
-      const binding = bindings[0];
-      if (bindings.length !== 1 || binding.kind !== "import" || scope.unique(bound) !== binding) continue;
-      if (at && binding.scope !== model.module && binding.target.startIndex > at.startIndex) continue;
-      result.push(binding);
-    }
+  // The scopes whose names `scope` sees, innermost first: class bodies do not enclose methods.
+  const seen = new Map<Scope, number>();
+  for (let current: Scope | undefined = scope, depth = 0; current; current = current.parent, depth++) {
+    if (current === scope || current.kind !== "class") seen.set(current, depth);
   }
-  return result;
+  return model
+    .importBindings()
+    .filter((binding) => {
+      if (!seen.has(binding.scope) || binding.scope.own(binding.name)?.length !== 1 || scope.unique(binding.name) !== binding) return false;
+      return !(at && binding.scope !== model.module && binding.target.startIndex > at.startIndex);
+    })
+    .sort((a, b) => seen.get(a.scope)! - seen.get(b.scope)! || a.target.startIndex - b.target.startIndex);
 }
 
 /** Adds `imported` (`timedelta` or `timedelta as alias`) to a `from module import ...` statement. */

@@ -240,6 +240,27 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
     return this.module;
   }
 
+  /** The function and class scopes whose bodies start after `start` and end by `end`, in order: found by offset, not by walking nodes. */
+  scopesWithin(start: number, end: number): Scope[] {
+    const scopes = this.scopesByStart;
+    let low = 0;
+    let high = scopes.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (scopes[mid].bodyStart > start) high = mid;
+      else low = mid + 1;
+    }
+    const found: Scope[] = [];
+    for (let i = low; i < scopes.length && scopes[i].bodyStart < end; i++) if (scopes[i].bodyEnd <= end) found.push(scopes[i]);
+    return found;
+  }
+
+  /** Every import binding of the file, in every scope. */
+  importBindings(): readonly Binding[] {
+    this.bindImports();
+    return this.imports;
+  }
+
   /** The innermost function whose body contains `node`. */
   functionOf(node: SyntaxNode): F | undefined {
     for (let scope: Scope | undefined = this.scopeOf(node); scope; scope = scope.parent) {
@@ -289,8 +310,7 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
 
   /** Whether `node` names something imported from `module` (or one of its submodules). */
   importsFrom(module: string): boolean {
-    this.bindImports();
-    return this.imports.some((b) => b.scope === this.module && (b.qualifiedName === module || b.qualifiedName?.startsWith(module + ".")));
+    return this.importBindings().some((b) => b.scope === this.module && (b.qualifiedName === module || b.qualifiedName?.startsWith(module + ".")));
   }
 
   functionNamed(name: string, scope: Scope = this.module): F | undefined {

@@ -3,7 +3,6 @@ import { SyntaxNode } from "../syntax/parser";
 import { Rule } from "./rule";
 import { mentionsStore } from "./textGates";
 import { FunctionInfo, Parameter, SemanticModel } from "../airflow/model";
-import { Scope } from "../python/scope";
 import { callArguments, plainString, unparenthesize, variableReferences } from "../syntax/nodes";
 import { Fix, TextEdit } from "../types";
 
@@ -215,9 +214,7 @@ function bindsWithin(model: SemanticModel, node: SyntaxNode, name: string): bool
   const start = node.startIndex;
   const end = node.endIndex;
   // Strictly after the start: the function whose body this is is not one of its nested scopes.
-  const inside = (scope: Scope) => scope.bodyStart > start && scope.bodyEnd <= end;
-  if (model.functions.some((f) => f.scope.bindings.has(name) && inside(f.scope))) return true;
-  if (model.classes.some((c) => c.scope.bindings.has(name) && inside(c.scope))) return true;
+  if (model.scopesWithin(start, end).some((scope) => scope.own(name) !== undefined)) return true;
   for (const lambda of node.descendantsOfType("lambda")) {
     const parameters = lambda.childForFieldName("parameters");
     if (parameters?.descendantsOfType("identifier").some((id) => id.text === name)) return true;
