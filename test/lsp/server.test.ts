@@ -308,6 +308,21 @@ describe("language server on large files", () => {
     }
   });
 
+  test("shutting down while a document is being linted ends the process cleanly", async () => {
+    const session = await LspSession.start();
+    try {
+      // About 15,000 lines: a lint long enough that shutdown arrives in the middle of it.
+      const text = hugeDag().split("\n").slice(0, 15_000).join("\n");
+      session.openWithoutWaiting("file:///dags/long.py", text);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const code = await session.shutdown();
+      assert.equal(code, 0, session.serverStderr);
+      assert.doesNotMatch(session.serverStderr, /terminate called|Napi::Error/);
+    } finally {
+      session.dispose();
+    }
+  });
+
   test("lints it in the background while still answering requests", async () => {
     const session = await LspSession.start();
     try {

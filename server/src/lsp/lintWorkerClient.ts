@@ -26,6 +26,9 @@ interface Pending {
   reject(error: Error): void;
 }
 
+/** How long a stopping worker may take to finish its current task. */
+const STOP_GRACE_MS = 3000;
+
 export class LintWorkerClient {
   private worker: Worker | undefined;
   private nextId = 1;
@@ -69,11 +72,26 @@ export class LintWorkerClient {
     return this.request({ type: "completion", id: this.nextId++, uri, version, position }) as Promise<CompletionResult | undefined>;
   }
 
-  dispose(): void {
+  /**
+   * Stops the worker. It is asked to leave between two tasks, because a thread terminated while it
+   * runs the parser's native code aborts the whole process ("terminate called after throwing an
+   * instance of 'Napi::Error'"); only one that has not left after `graceMs` (a lint of a huge file)
+   * is terminated.
+   */
+  dispose(graceMs = STOP_GRACE_MS): Promise<void> {
     this.disposed = true;
     this.rejectPending("the language server is shutting down");
-    void this.worker?.terminate();
+    const worker = this.worker;
     this.worker = undefined;
+    if (!worker) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => void worker.terminate().then(() => resolve(), () => resolve()), graceMs);
+      worker.once("exit", () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      worker.postMessage({ type: "stop" } satisfies ToWorker);
+    });
   }
 
   private request(message: WorkerRequest): Promise<WorkerResult | undefined> {

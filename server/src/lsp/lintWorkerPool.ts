@@ -99,11 +99,13 @@ export class LintWorkerPool {
     return this.running(this.lanes.laneOf(uri)).completion(uri, version, position);
   }
 
-  dispose(): void {
+  /** Stops every worker; resolves once they have left. */
+  dispose(): Promise<void> {
     this.disposed = true;
     clearTimeout(this.slowStopTimer);
-    for (const worker of this.workers.values()) worker.dispose();
+    const stopped = [...this.workers.values()].map((worker) => worker.dispose());
     this.workers.clear();
+    return Promise.all(stopped).then(() => undefined);
   }
 
   private move(uri: string, from: Lane, to: Lane): void {
@@ -172,7 +174,7 @@ export class LintWorkerPool {
     this.slowStopTimer = setTimeout(() => {
       this.slowStopTimer = undefined;
       if (this.lanes.hasSlowDocuments()) return;
-      this.workers.get("slow")?.dispose();
+      void this.workers.get("slow")?.dispose();
       this.workers.delete("slow");
     }, SLOW_WORKER_LINGER_MS);
     this.slowStopTimer.unref();

@@ -250,10 +250,11 @@ export function startServer(workerScript: string): void {
     }),
   );
 
-  connection.onShutdown(() => {
+  connection.onShutdown(async () => {
     services?.scheduler.dispose();
-    services?.worker.dispose();
     services?.baseline.dispose();
+    // The reply waits until the workers have left, so the exit that follows finds none at work.
+    await services?.worker.dispose();
   });
 
   connection.listen();

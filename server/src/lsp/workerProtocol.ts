@@ -105,6 +105,8 @@ export type ToWorker =
   | { type: "unindex"; paths: string[] }
   /** Files that can pin the Airflow version (requirements, pyproject.toml, Dockerfile, ...) created, changed or deleted, and folders deleted. */
   | { type: "projectFilesChanged"; paths: string[] }
+  /** Leave once the current task is done: a thread stopped inside the parser's native code aborts the whole process. */
+  | { type: "stop" }
   | { type: "lint"; id: number; uri: string; version: number; options: WorkerLintOptions }
   | { type: "fixAll"; id: number; uri: string; version: number; options: WorkerLintOptions }
   | { type: "review"; id: number; uri: string; version: number; options: WorkerLintOptions }
