@@ -5,6 +5,7 @@
 import { PythonDocument } from "./syntax/document";
 import { applyEdits, editsOverlap } from "./fixes/edits";
 import { parseNoqa } from "./syntax/noqa";
+import { Tree } from "./syntax/parser";
 import { AirflowPin } from "./project/pin";
 import { AnalysisContext, FileInputs, WorkspaceClasses } from "./context";
 import { Report, Rule, RuleContext } from "./rules/rule";
@@ -97,7 +98,7 @@ class Checker extends AnalysisContext implements RuleContext {
     const start = r.node ? r.node.startIndex : r.start!;
     const end = r.node ? r.node.endIndex : r.end ?? start;
     const range = { start: this.document.positionAt(start), end: this.document.positionAt(end) };
-    const noqa = (this.suppressions ??= noqaComments(this.model)).get(range.start.line);
+    const noqa = (this.suppressions ??= noqaComments(this.tree, this.text)).get(range.start.line);
     if (noqa === "all" || noqa?.has(rule.code)) return;
     const diagnostic: Diagnostic = { code: rule.code, name: rule.name, severity, message: r.message, range, startOffset: start, endOffset: end, fix: r.fix };
     if (r.alternatives && r.alternatives.length > 0) diagnostic.alternatives = r.alternatives;
@@ -106,10 +107,10 @@ class Checker extends AnalysisContext implements RuleContext {
 }
 
 /** `# noqa` (everything) or `# noqa: AS101, AS102` on a line, as ruff reads them. */
-function noqaComments(model: SemanticModel): Map<number, Set<string> | "all"> {
+function noqaComments(tree: Tree, text: string): Map<number, Set<string> | "all"> {
   const result = new Map<number, Set<string> | "all">();
-  if (!model.text.includes("noqa")) return result;
-  for (const comment of model.root.descendantsOfType("comment")) {
+  if (!text.includes("noqa")) return result;
+  for (const comment of tree.rootNode.descendantsOfType("comment")) {
     const noqa = parseNoqa(comment.text);
     if (!noqa) continue;
     const line = comment.startPosition.row;

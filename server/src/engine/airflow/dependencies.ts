@@ -266,7 +266,7 @@ export class DependencyGraph {
       const names = new Set(this.tasks.flatMap((t) => (t.binding ? [t.binding.name] : [])));
       this.identifiersByName = new Map();
       for (const name of names) {
-        const ids = identifiersSpelled(this.model.tree, this.model.text, name);
+        const ids = identifiersSpelled(this.model.tree, this.model.text, name)!;
         if (ids.length > 0) this.identifiersByName.set(name, ids);
       }
     }

@@ -92,6 +92,8 @@ export function dagOutline(model: SemanticModel): DagOutline {
   // The tasks are the dependency graph's: what the file instantiates (an operator call, a TaskFlow
   // call, `.override(...)` or `.expand(...)` of one), placed in the DAG and task groups they are
   // instantiated in. A TaskFlow function that is never called is no task.
+  // The function each operator call runs (`python_callable=`), by the call's node.
+  const runBy = new Map(model.functions.flatMap((fn) => fn.callableOf.map((call) => [call.node.id, fn] as const)));
   for (const task of DependencyGraph.of(model).tasks) {
     if (task.taskId === undefined) continue;
     if (task.kind === "taskflow") {
@@ -100,7 +102,7 @@ export function dagOutline(model: SemanticModel): DagOutline {
     }
     add(task.call.node, task.taskId, "operator");
     // The function an operator runs gets the task's lens too, however far from the call it is.
-    const runs = model.functions.find((fn) => fn.callableOf.some((call) => call.node.id === task.call.node.id));
+    const runs = runBy.get(task.call.node.id);
     if (runs) add(task.call.node, task.taskId, "callable", decoratedDefinition(runs));
   }
   for (const dag of known) dag.tasks.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);

@@ -4,7 +4,7 @@
  * builds on it. Built once per parse; calls are worked out on first use.
  */
 import { AnalysisContext } from "../context";
-import { SyntaxNode, Tree } from "../syntax/parser";
+import { identifiersSpelled, SyntaxNode, Tree } from "../syntax/parser";
 import { Binding, BindingSource, Scope } from "./scope";
 import { callArguments, CallArguments, dottedParts, unparenthesize } from "../syntax/nodes";
 
@@ -131,7 +131,8 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
   bindingsOf(name: string): void {
     if (this.everyNameBound || this.boundNames.has(name)) return;
     if (this.boundNames.size >= MAX_NAMES_BOUND_ONE_BY_ONE) return this.allBindings();
-    const identifiers = this.identifiersSpelled(name);
+    const identifiers = identifiersSpelled(this.tree, this.text, name, MAX_SPELLINGS_LOOKED_UP);
+    // So many spellings that binding every statement at once costs less.
     if (identifiers === undefined) return this.allBindings();
     for (const identifier of identifiers) {
       const statement = bindingStatementAround(identifier);
@@ -144,24 +145,6 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
     if (this.everyNameBound) return;
     this.everyNameBound = true;
     for (const statement of this.root.descendantsOfType(BINDING_TYPES)) this.bindStatement(statement);
-  }
-
-  /**
-   * The identifiers spelled `name`, in document order; undefined when there are so many that binding
-   * every statement costs less. An occurrence next to a letter, digit or `_` is part of a longer word.
-   */
-  private identifiersSpelled(name: string): SyntaxNode[] | undefined {
-    const found: SyntaxNode[] = [];
-    if (name.length === 0) return found;
-    let candidates = 0;
-    for (let start = this.text.indexOf(name); start >= 0; start = this.text.indexOf(name, start + 1)) {
-      const end = start + name.length;
-      if (isWordCharacter(this.text.charCodeAt(start - 1)) || isWordCharacter(this.text.charCodeAt(end))) continue;
-      if (++candidates > MAX_SPELLINGS_LOOKED_UP) return undefined;
-      const node = this.root.descendantForIndex(start, end);
-      if (node.type === "identifier" && node.startIndex === start && node.endIndex === end) found.push(node);
-    }
-    return found;
   }
 
   private bindStatement(node: SyntaxNode): void {
@@ -545,11 +528,6 @@ function bindingStatementAround(identifier: SyntaxNode): SyntaxNode | undefined 
     if (!TARGET_PATTERNS.has(node.type)) return undefined;
   }
   return undefined;
-}
-
-/** ASCII letters, digits and `_`; a neighbour outside ASCII may be part of an identifier too, and is checked on the tree. */
-function isWordCharacter(code: number): boolean {
-  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
 }
 
 function parametersOf(fn: SyntaxNode): Parameter[] {

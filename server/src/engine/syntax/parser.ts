@@ -176,20 +176,28 @@ function inQueryOrder(found: { call: SyntaxNode; start: number }[]): SyntaxNode[
 
 /**
  * The identifiers spelled `name`, in document order: what `root.descendantsOfType("identifier")`
- * filtered by text gives, without handing every identifier of the file to JavaScript. Every
- * occurrence of the name in `text` (the tree's whole source) is checked, so nothing is assumed
- * about which characters can border an identifier.
+ * filtered by text gives, without handing every identifier of the file to JavaScript. An occurrence
+ * next to an ASCII letter, digit or `_` is part of a longer word and is skipped; every other one is
+ * checked on the tree, so nothing is assumed about other characters that can border an identifier.
+ * With `limit`, undefined once more than that many occurrences would have to be checked.
  */
-export function identifiersSpelled(tree: Tree, text: string, name: string): SyntaxNode[] {
+export function identifiersSpelled(tree: Tree, text: string, name: string, limit = Infinity): SyntaxNode[] | undefined {
   const root = tree.rootNode;
   const found: SyntaxNode[] = [];
   if (name.length === 0) return found;
+  let checked = 0;
   for (let start = text.indexOf(name); start >= 0; start = text.indexOf(name, start + 1)) {
     const end = start + name.length;
+    if (isAsciiWordCharacter(text.charCodeAt(start - 1)) || isAsciiWordCharacter(text.charCodeAt(end))) continue;
+    if (++checked > limit) return undefined;
     const node = root.descendantForIndex(start, end);
     if (node.type === "identifier" && node.startIndex === start && node.endIndex === end) found.push(node);
   }
   return found;
+}
+
+function isAsciiWordCharacter(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95;
 }
 
 /**
