@@ -72,9 +72,8 @@ export const AS301: Rule = {
   defaultSeverity: "warning",
   category: "crash",
   fix: "unsafe",
-  // Only a class deriving from the mixin (named in the file) can have a key to compare.
-  inputs: { baseline: (text) => text.includes("ResumableJobMixin") },
-  mayReport: ({ text, baselineText }) => baselineText !== undefined && text.includes("ResumableJobMixin") && text.includes("class"),
+  inputs: { baseline: namesTheMixin },
+  mayReport: ({ text, baselineText }) => baselineText !== undefined && namesTheMixin(text) && text.includes("class"),
   check(context) {
     const { model, text, baselineText, report } = context;
     if (baselineText === undefined) return;
@@ -92,6 +91,11 @@ export const AS301: Rule = {
     for (const group of groupBySite(reported)) report(diagnostic(group, text));
   },
 };
+
+/** Only a class deriving from the mixin, which the file must name, can have a key to compare. */
+function namesTheMixin(text: string): boolean {
+  return text.includes("ResumableJobMixin");
+}
 
 const ATTRIBUTE = EXTERNAL_ID_KEY;
 const DEFAULT_KEY = DEFAULT_EXTERNAL_ID_KEY;
