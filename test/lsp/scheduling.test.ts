@@ -6,8 +6,10 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { Worker } from "node:worker_threads";
 import { lint, PythonDocument } from "../../server/src/engine";
 import { IMMEDIATE_LINT_BELOW_MS, lintDelayMs, MAX_LINT_DELAY_MS } from "../../server/src/lsp/lintDelay";
+import { exposeCollectorToWorkers, IDLE_COLLECTION_MS, RELEASED_TREES_PER_COLLECTION, Timers, TreeCollector } from "../../server/src/lsp/treeCollector";
 import { IDLE_TREE_MS, MAX_EDITED_TREES, WorkerDocuments } from "../../server/src/lsp/workerDocuments";
 import { LARGE_DOCUMENT_CHARACTERS, LaneAssignment, QUICK_AGAIN_MS, SLOW_LINT_MS, VERY_SLOW_LINT_MS } from "../../server/src/lsp/workerLanes";
 
@@ -169,5 +171,62 @@ describe("which documents keep their syntax trees", () => {
     } finally {
       documents.dispose();
     }
+  });
+});
+
+describe("collecting released trees", () => {
+  /** Timers the test fires by hand: the idle collection is the only timer the collector sets. */
+  function manualTimers(): Timers & { pending(): number[]; fire(): void } {
+    let next: { callback: () => void; ms: number } | undefined;
+    return {
+      setTimeout: (callback, ms) => ((next = { callback, ms }), {}),
+      clearTimeout: () => (next = undefined),
+      pending: () => (next ? [next.ms] : []),
+      fire: () => {
+        const due = next;
+        next = undefined;
+        due?.callback();
+      },
+    };
+  }
+
+  test(`every ${RELEASED_TREES_PER_COLLECTION} released trees during a burst`, () => {
+    let collections = 0;
+    const collector = new TreeCollector(() => collections++, manualTimers());
+    for (let i = 1; i < RELEASED_TREES_PER_COLLECTION; i++) collector.treeReleased();
+    assert.equal(collections, 0);
+    collector.treeReleased();
+    assert.equal(collections, 1);
+    for (let i = 0; i < RELEASED_TREES_PER_COLLECTION; i++) collector.treeReleased();
+    assert.equal(collections, 2);
+  });
+
+  test(`once idle for ${IDLE_COLLECTION_MS} ms after releasing any, never while lints keep coming`, () => {
+    let collections = 0;
+    const timers = manualTimers();
+    const collector = new TreeCollector(() => collections++, timers);
+    collector.idle();
+    assert.deepEqual(timers.pending(), [], "nothing released, nothing to wait for");
+    collector.treeReleased();
+    collector.idle();
+    assert.deepEqual(timers.pending(), [IDLE_COLLECTION_MS]);
+    collector.busy();
+    assert.deepEqual(timers.pending(), [], "a lint was asked for: the collection waits for the next idle moment");
+    collector.idle();
+    timers.fire();
+    assert.equal(collections, 1);
+    collector.idle();
+    assert.deepEqual(timers.pending(), [], "what was released has been collected");
+  });
+
+  test("worker threads started after exposeCollectorToWorkers() can call V8's collector", async () => {
+    exposeCollectorToWorkers();
+    const worker = new Worker("require('node:worker_threads').parentPort.postMessage(typeof gc)", { eval: true });
+    const seen = await new Promise((resolve, reject) => {
+      worker.once("message", resolve);
+      worker.once("error", reject);
+    });
+    await worker.terminate();
+    assert.equal(seen, "function");
   });
 });

@@ -33,6 +33,7 @@ import type {
   WorkerRequest,
   WorkerResult,
 } from "./workerProtocol";
+import { TreeCollector, workerCollector } from "./treeCollector";
 import { WorkerDocuments } from "./workerDocuments";
 import { WorkerPins } from "./workerPins";
 import { WorkerWorkspace } from "./workerWorkspace";
@@ -44,6 +45,7 @@ export function runLintWorker(): void {
   const port = parentPort;
   if (!port) throw new Error("runLintWorker must run in a worker thread");
   const documents = new WorkerDocuments();
+  const trees = new TreeCollector(workerCollector());
   const loggedFailures = new Set<string>();
   const post = (message: FromWorker) => port.postMessage(message);
   const workspace = new WorkerWorkspace(
@@ -142,7 +144,7 @@ export function runLintWorker(): void {
       }
     } finally {
       if (request.type === "lint" && !documents.isBeingEdited(request.uri)) workspace.refreshNow(request.uri);
-      documents.settle(request.uri);
+      if (documents.settle(request.uri)) trees.treeReleased();
     }
   }
 
@@ -165,6 +167,7 @@ export function runLintWorker(): void {
       lintTurnScheduled = false;
       const next = queuedLints.shift();
       if (next) reply(next);
+      if (queuedLints.length === 0) trees.idle();
       scheduleLintTurn();
     });
   }
@@ -213,6 +216,7 @@ export function runLintWorker(): void {
           break;
         }
         case "lint":
+          trees.busy();
           queuedLints.push(message);
           scheduleLintTurn();
           break;

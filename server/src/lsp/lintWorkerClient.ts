@@ -7,6 +7,7 @@ import { Worker } from "node:worker_threads";
 import type { Position } from "../engine";
 import type { CompletionResult, FixAllResult, FromWorker, HoverResult, LintResult, ReviewResult, ToWorker, WorkerLintOptions, WorkerRequest, WorkerResult } from "./workerProtocol";
 import { errorText, Logger } from "./logger";
+import { exposeCollectorToWorkers } from "./treeCollector";
 
 /** More deaths than this within the window mean something is systematically wrong: stop restarting. */
 const MAX_RESTARTS = 3;
@@ -104,6 +105,7 @@ export class LintWorkerClient {
   }
 
   private spawn(): Worker {
+    exposeCollectorToWorkers();
     const worker = new Worker(this.script);
     worker.on("message", (message: FromWorker) => this.receive(message));
     worker.on("error", (error) => this.log.error(`The lint worker failed: ${errorText(error)}`));
