@@ -108,7 +108,7 @@ export function ensureImported(model: SemanticModel, module: string, name: strin
   if (moduleImport) return { reference: `${moduleImport.name}.${name}`, edits: [] };
 
   // A new module-level name must neither shadow a name of the file nor be shadowed where it is used.
-  const isFree = (candidate: string) => !scope.lookup(candidate) && !model.module.bindings.has(candidate);
+  const isFree = (candidate: string) => !scope.lookup(candidate) && !model.module.own(candidate);
   const fromStatements = topLevelFromImports(model).get(module) ?? [];
   const fromImport = fromStatements.find((n) => !n.namedChildren.some((c) => c.type === "wildcard_import"));
   if (isFree(name)) {
