@@ -288,6 +288,8 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     else edit.replace(uri, document.lineAt(line).range, text);
     await vscode.workspace.applyEdit(edit);
     await document.save();
+    // Read back as stored, so the line shows the date Airflow set rather than "default".
+    if (!document.isDirty) await vscode.commands.executeCommand("workbench.action.files.revert", uri);
     ctx.changed();
   }
 
@@ -327,7 +329,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
           continue;
         }
         const keep = await vscode.window.showWarningMessage(
-          `Could not check the credentials: ${error instanceof Error ? error.message : String(error)}`,
+          `Could not check the credentials for ${env.name} (${env.baseUrl}): ${error instanceof Error ? error.message : String(error)}`,
           "Keep them anyway",
         );
         if (keep) await connections.storeSecret(env, secret);

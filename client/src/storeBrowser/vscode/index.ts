@@ -52,6 +52,7 @@ export function activateStoreBrowser(context: vscode.ExtensionContext, languageC
   const healthChanged = (envName: string) => {
     model.environmentChanged(envName);
     void status.update();
+    lenses.refresh();
     void vscode.commands.executeCommand("setContext", READ_ONLY_CONTEXT, connections.health.of(connections.active).readOnly !== undefined);
   };
 
