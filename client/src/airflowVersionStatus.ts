@@ -1,6 +1,6 @@
 /**
  * The status bar item that shows the Airflow version the active Python file's project pins, as the
- * language server found it (`airflowStateStore/airflowVersion`): "Airflow 2.10.5", on a warning
+ * language server found it (`airflowStateStore/airflowVersion`): "Project pin: Airflow 2.10.5", on a warning
  * background below 3.3, where the state stores do not exist. Its tooltip names the file and line the
  * pin was read from, and clicking it opens that file there. Hidden when the active editor is not
  * Python or no pin is known for it.
@@ -56,10 +56,12 @@ class AirflowVersionStatus implements vscode.Disposable {
     }
     const source = vscode.Uri.parse(pin.sourceUri);
     const where = `${vscode.workspace.asRelativePath(source)}, line ${pin.line}`;
-    this.item.text = pin.text;
+    // Labelled apart from the store browser's item, which names the environment's Airflow.
+    this.item.text = `$(pin) Project pin: ${pin.text}`;
     this.item.tooltip = pin.below33
-      ? `${pin.text}, pinned in ${where}. State stores and crash-safe resubmission need Airflow 3.3 or later. Click to open the pin.`
-      : `${pin.text}, pinned in ${where}. Click to open the pin.`;
+      ? `This project pins ${pin.text} in ${where}. State stores and crash-safe resubmission need Airflow 3.3 or later. Click to open the pin.`
+      : `This project pins ${pin.text} in ${where}. Click to open the pin.`;
+    this.item.accessibilityInformation = { label: `This project pins ${pin.text}${pin.below33 ? ", below 3.3" : ""}, in ${where}` };
     this.item.backgroundColor = pin.below33 ? new vscode.ThemeColor("statusBarItem.warningBackground") : undefined;
     const line = Math.max(0, pin.line - 1);
     this.item.command = {

@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { describe, it } from "node:test";
 import { COMMANDS, VIEW_ID } from "../../client/src/storeBrowser/commandIds";
+import * as path from "node:path";
 import { fromRoot } from "../support/paths";
 
 interface Manifest {
@@ -10,8 +11,9 @@ interface Manifest {
     commands: { command: string; title: string; category?: string }[];
     viewsContainers: { activitybar: { id: string; title: string; icon: string }[] };
     views: Record<string, { id: string; name: string }[]>;
+    viewsWelcome: { view: string; contents: string }[];
     menus: Record<string, { command: string; when?: string; group?: string }[]>;
-    configuration: { properties: Record<string, { default?: unknown }> };
+    configuration: { properties: Record<string, { default?: unknown; description?: string; markdownDescription?: string }> };
   };
 }
 
@@ -49,6 +51,51 @@ describe("package.json contributions of the store browser", () => {
         assert.ok(matched.length > 0, `${item.command}: "${when}" matches no node`);
         assert.ok(!matched.includes("message") && !matched.includes("loadMore"), `${item.command} offered on a message or Load more…`);
       }
+    }
+  });
+
+  it("shows a welcome view with Add Environment, Open Settings and the guide when no environment is configured", () => {
+    const welcome = manifest.contributes.viewsWelcome.filter((w) => w.view === VIEW_ID);
+    assert.equal(welcome.length, 1);
+    const links = [...welcome[0].contents.matchAll(/\[([^\]]+)\]\(command:([\w.]+)\)/g)].map((m) => [m[1], m[2]]);
+    assert.deepEqual(links, [
+      ["Add Environment", COMMANDS.addEnvironment],
+      ["Open Settings", COMMANDS.openSettings],
+      ["the store browser guide", COMMANDS.showGuide],
+    ]);
+  });
+
+  it("keeps the view's title short: one icon in its title bar, the rest in its … menu", () => {
+    assert.ok(manifest.contributes.views.airflowState[0].name.length <= 8, manifest.contributes.views.airflowState[0].name);
+    const icons = manifest.contributes.menus["view/title"].filter((item) => item.group?.startsWith("navigation"));
+    assert.deepEqual(icons.map((item) => item.command), [COMMANDS.refresh]);
+  });
+
+  it("hides every write from the tree's menus once the environment refused a write", () => {
+    const writes: string[] = [COMMANDS.addEntry, COMMANDS.deleteEntry, COMMANDS.clearEntries, COMMANDS.setExpiry];
+    const items = manifest.contributes.menus["view/item/context"].filter((item) => writes.includes(item.command));
+    assert.ok(items.length >= writes.length);
+    for (const item of items) assert.match(item.when ?? "", /&& !airflowStateStore\.readOnly$/, item.command);
+  });
+
+  it("offers Set Expiry… on task entries and in the title bar of an opened task entry only", () => {
+    const [title] = manifest.contributes.menus["editor/title"].filter((item) => item.command === COMMANDS.setExpiry);
+    const pattern = new RegExp(/resourcePath =~ \/(.+)\/ &&/.exec(title.when ?? "")![1]);
+    assert.ok(pattern.test("/local/spark_nightly/scheduled__2026-05-03T02:00:00+00:00/submit_spark_job/cursor.jsonc"));
+    assert.ok(!pattern.test("/local/assets/1 orders%2Fdaily/watermark.jsonc"), "asset entries have no expiry");
+    assert.match(title.when ?? "", /!activeEditorIsReadonly/);
+    const tree = manifest.contributes.menus["view/item/context"].filter((item) => item.command === COMMANDS.setExpiry);
+    assert.deepEqual(tree.map((item) => /viewItem == (\w+)/.exec(item.when ?? "")?.[1]), ["taskEntry"]);
+  });
+
+  it("shows users no developer commands or demo addresses in settings and prompts", () => {
+    const texts = Object.values(manifest.contributes.configuration.properties).flatMap((p) => [p.description ?? "", p.markdownDescription ?? ""]);
+    const folder = fromRoot("client", "src", "storeBrowser");
+    const sources = [folder, path.join(folder, "vscode")].flatMap((dir) =>
+      fs.readdirSync(dir).filter((name) => name.endsWith(".ts")).map((name) => fs.readFileSync(path.join(dir, name), "utf8")),
+    );
+    for (const text of [...texts, ...sources]) {
+      assert.doesNotMatch(text, /npm run|127\.0\.0\.1:28080/);
     }
   });
 

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { COMMANDS } from "../../client/src/storeBrowser/commandIds";
 import { expiryText, isActiveState, taskInstanceDescription, updatedText, valuePreview, writerText } from "../../client/src/storeBrowser/format";
-import type { StoreNode, TaskEntryNode, TaskInstanceNode } from "../../client/src/storeBrowser/nodes";
+import type { EnvironmentNode, StoreNode, TaskEntryNode, TaskInstanceNode } from "../../client/src/storeBrowser/nodes";
 import { treeItemOf } from "../../client/src/storeBrowser/presentation";
 import { statusOf } from "../../client/src/storeBrowser/status";
 import type { AirflowClient } from "../../client/src/rest";
@@ -25,6 +25,9 @@ describe("format", () => {
     assert.equal(expiryText(null, NOW), "never expires");
     assert.equal(expiryText("2026-05-30T12:00:00Z", NOW), "expires in 27 days");
     assert.equal(expiryText("2026-05-03T13:30:00Z", NOW), "expires in 1 hour");
+    // Read back seconds after it was written with a 30-day retention: 30 days, not 29.
+    assert.equal(expiryText(new Date(NOW.getTime() + 30 * 86_400_000 - 4_000).toISOString(), NOW), "expires in 30 days");
+    assert.equal(expiryText(new Date(NOW.getTime() + 20_000).toISOString(), NOW), "expires in less than a minute");
     assert.equal(expiryText("2026-05-02T12:00:00Z", NOW), "expired 1 day ago");
     assert.equal(updatedText("2026-05-03T11:57:00Z", NOW), "updated 3 minutes ago");
     assert.equal(updatedText("2026-05-03T11:59:59Z", NOW), "updated just now");
@@ -101,22 +104,69 @@ describe("status bar", () => {
   const env = { name: "prod", baseUrl: "https://airflow.example.com", auth: "token" as const, verifyTls: true };
   const ready = { kind: "ready" as const, env, client: {} as AirflowClient };
 
-  it("shows the environment and version, with a warning below 3.3", () => {
+  it("labels the environment and its version, apart from the project's pin, with a warning below 3.3", () => {
     assert.deepEqual(statusOf(ready, { version: "3.3.0" }), {
-      text: "$(server-environment) prod · Airflow 3.3.0",
-      tooltip: "Airflow State: prod (https://airflow.example.com), Airflow 3.3.0. Click to switch environment.",
+      text: "$(server-environment) Environment prod: Airflow 3.3.0",
+      tooltip: "Airflow State: the environment prod (https://airflow.example.com) runs Airflow 3.3.0. Click to switch environment.",
+      accessibilityLabel: "Airflow State environment prod runs Airflow 3.3.0",
       warning: false,
     });
     const old = statusOf(ready, { version: "3.2.1" })!;
     assert.equal(old.warning, true);
-    assert.equal(old.text, "$(warning) prod · Airflow 3.2.1");
+    assert.equal(old.text, "$(warning) Environment prod: Airflow 3.2.1");
     assert.match(old.tooltip, /need Airflow 3.3 or later/);
-    assert.equal(statusOf(ready, { error: "Cannot reach Airflow" })!.warning, true);
+    assert.match(statusOf(ready, { version: "3.3.0" }, { readOnly: "403" })!.text, /Airflow 3\.3\.0 \(read-only\)$/);
+  });
+
+  it("says offline, with the reason and a click that retries, when the environment cannot be reached", () => {
+    const offline = statusOf(ready, { version: "3.3.0" }, { offline: "Cannot reach Airflow at https://airflow.example.com (ECONNREFUSED)" })!;
+    assert.equal(offline.text, "$(debug-disconnect) Environment prod: offline");
+    assert.match(offline.tooltip, /is offline: Cannot reach Airflow at .*ECONNREFUSED\)\. Click to retry\./);
+    assert.equal(offline.retry, true);
+    assert.equal(offline.warning, true);
+    assert.equal(statusOf(ready, { error: "Cannot reach Airflow" })!.text, "$(debug-disconnect) Environment prod: offline", "the version could not be read");
   });
 
   it("stays quiet without an environment, and says why it is not connected otherwise", () => {
     assert.equal(statusOf({ kind: "no-environment", problems: [] }, undefined), undefined);
     assert.match(statusOf({ kind: "untrusted" }, undefined)!.tooltip, /untrusted workspace/);
     assert.match(statusOf({ kind: "signed-out", env }, undefined)!.tooltip, /signed out/);
+  });
+});
+
+describe("environment and stale items", () => {
+  const node: EnvironmentNode = { kind: "environment", id: "env/prod", parent: undefined, envName: "prod", baseUrl: "https://airflow.example.com", version: { version: "3.3.0" } };
+
+  it("an offline environment shows it in its icon, description and tooltip, with Retry", () => {
+    assert.equal(treeItemOf(node, NOW).description, "Airflow 3.3.0");
+    const item = treeItemOf(node, NOW, { offline: "Cannot reach Airflow at https://airflow.example.com (ECONNREFUSED)" });
+    assert.equal(item.icon, "debug-disconnect");
+    assert.equal(item.iconColor, "list.errorForeground");
+    assert.equal(item.description, "offline");
+    assert.match(item.tooltip ?? "", /\nOffline: Cannot reach Airflow at https:\/\/airflow\.example\.com \(ECONNREFUSED\)$/);
+    assert.deepEqual(item.tooltipAction, { command: COMMANDS.refresh, title: "Retry" });
+  });
+
+  it("a read-only environment says so", () => {
+    const item = treeItemOf(node, NOW, { readOnly: "Airflow answered 403 Forbidden: Forbidden" });
+    assert.equal(item.description, "Airflow 3.3.0 · read-only");
+    assert.equal(item.icon, "lock");
+    assert.match(item.tooltip ?? "", /Read-only: Airflow refused a write from this user/);
+  });
+
+  it("an item kept from before a failed refresh is marked, with the reason in its tooltip", () => {
+    const entry: TaskEntryNode = {
+      kind: "taskEntry",
+      id: "e",
+      parent: undefined,
+      envName: "prod",
+      ref: { dagId: "d", runId: "r", taskId: "t", mapIndex: -1 },
+      entry: { key: "cursor", value: 3, updated_at: "2026-05-03T11:00:00Z", expires_at: null },
+      stale: "Cannot reach Airflow",
+    };
+    const item = treeItemOf(entry, NOW);
+    assert.equal(item.description, "not refreshed · 3 · never expires");
+    assert.equal(item.iconColor, "disabledForeground");
+    assert.match(item.tooltip ?? "", /\n\nNot refreshed: Cannot reach Airflow$/);
   });
 });

@@ -4,6 +4,7 @@ import { describe, it } from "node:test";
 import { COMMANDS } from "../../client/src/storeBrowser/commandIds";
 import { Connections } from "../../client/src/storeBrowser/connections";
 import type { LoadMoreNode, MessageNode, StoreNode, TaskEntryNode, TaskInstanceNode } from "../../client/src/storeBrowser/nodes";
+import { treeItemOf } from "../../client/src/storeBrowser/presentation";
 import { StoreTreeModel } from "../../client/src/storeBrowser/treeModel";
 import { startEmulator } from "../emulator";
 import { DEMO, MemorySecrets, emulatorFor, labels, modelFor, passwordEnv, pathTo, settingsWith, signedIn } from "./helpers";
@@ -192,6 +193,51 @@ describe("tree model: empty and error states", () => {
     assert.equal(item.action?.command, COMMANDS.addEnvironment);
   });
 
+  it("no environment and nothing skipped: no rows, so the view shows its welcome content", async () => {
+    const connections = new Connections(new MemorySecrets());
+    connections.update(settingsWith([]));
+    assert.deepEqual(await new StoreTreeModel(connections).getChildren(), []);
+  });
+
+  it("a refresh that cannot reach Airflow keeps the entries shown, marked stale under the reason, and marks the environment offline", async (t) => {
+    const emu = await emulatorFor(t);
+    const { connections, env } = await signedIn(emu);
+    const model = new StoreTreeModel(connections);
+    const heard: string[] = [];
+    connections.health.onDidChange((name) => heard.push(name));
+    const ti = await pathTo(model, "local", "DAGs", "spark_nightly", DEMO.spark.run, DEMO.spark.taskId);
+    assert.deepEqual(labels(await model.getChildren(ti)), ["spark_job_id"]);
+    emu.setFault({ type: "reset" }, { path: /state-store$/, times: 1 });
+    await model.refresh(ti);
+    const [reason, kept, ...rest] = await model.getChildren(ti);
+    assert.equal(rest.length, 0);
+    assert.equal(reason.kind, "message");
+    assert.match(reason.kind === "message" ? reason.text : "", /^Not refreshed: The connection to Airflow at .* failed/);
+    assert.equal(reason.kind === "message" && reason.action?.command, COMMANDS.refresh);
+    assert.equal(kept.kind, "taskEntry");
+    assert.match(kept.stale ?? "", /The connection to Airflow at .* failed/);
+    assert.match(connections.health.of(env).offline ?? "", /The connection to Airflow at .* failed/);
+    assert.deepEqual(heard, ["local"]);
+
+    await model.refresh(ti);
+    const fresh = await model.getChildren(ti);
+    assert.deepEqual(labels(fresh), ["spark_job_id"]);
+    assert.equal(fresh[0].stale, undefined);
+    assert.equal(connections.health.of(env).offline, undefined, "back online once a request is answered");
+  });
+
+  it("a new entry with the default 30-day retention reads \"expires in 30 days\"", async (t) => {
+    const emu = await emulatorFor(t);
+    const model = await modelFor(emu);
+    const ti = (await pathTo(model, "local", "DAGs", "spark_nightly", DEMO.spark.run, DEMO.spark.taskId)) as TaskInstanceNode;
+    const connection = await (await signedIn(emu)).connections.connect();
+    assert.equal(connection.kind, "ready");
+    if (connection.kind === "ready") await connection.client.putTaskStateEntry(ti.ref, "fresh", 1, { expiresAt: "default" });
+    await model.refresh(ti);
+    const fresh = (await model.getChildren(ti)).find((n): n is TaskEntryNode => n.kind === "taskEntry" && n.entry.key === "fresh")!;
+    assert.match(treeItemOf(fresh, new Date()).description ?? "", /^1 · expires in 30 days$/);
+  });
+
   it("a missing password asks to sign in without contacting the server", async (t) => {
     const emu = await emulatorFor(t);
     const connections = new Connections(new MemorySecrets());
@@ -236,6 +282,8 @@ describe("tree model: empty and error states", () => {
     assert.equal(env.kind, "environment");
     const item = message(await model.getChildren(env));
     assert.match(item.text, /Cannot reach Airflow at .* \(ECONNREFUSED\)/);
+    const offline = treeItemOf(env, new Date(), connections.health.of(connections.active));
+    assert.equal(offline.description, "offline", "the environment node says so too");
   });
 
   it("a 500 on one list shows Airflow's answer there; the rest of the tree still works", async (t) => {

@@ -3,7 +3,7 @@
  * they remove. The VS Code commands ask the questions and call these.
  */
 import type { AirflowClient } from "../rest/client";
-import type { JsonValue, TaskInstanceRef } from "../rest/types";
+import type { JsonValue, TaskInstanceRef, TaskStateEntry } from "../rest/types";
 import type { EntryAddress } from "./entryDocument";
 import { taskInstanceLabel, valueText } from "./format";
 import type { AssetEntryNode, AssetNode, TaskEntryNode, TaskInstanceNode } from "./nodes";
@@ -21,6 +21,16 @@ export interface NewEntry {
 export async function addEntry(client: AirflowClient, owner: EntryOwner, entry: NewEntry): Promise<void> {
   if (owner.kind === "asset") await client.putAssetStateEntry(owner.asset.id, entry.key, entry.value);
   else await client.putTaskStateEntry(owner.ref, entry.key, entry.value, { expiresAt: entry.expiresAt === undefined ? "default" : entry.expiresAt });
+}
+
+/**
+ * Gives an entry a new expiry: its current value is read and written back with it (the REST API
+ * sets an expiry only together with a value). Answers the entry as stored.
+ */
+export async function setEntryExpiry(client: AirflowClient, ref: Required<TaskInstanceRef>, key: string, expiresAt: "default" | null | string): Promise<TaskStateEntry> {
+  const current = await client.getTaskStateEntry(ref, key);
+  await client.putTaskStateEntry(ref, key, current.value, { expiresAt });
+  return client.getTaskStateEntry(ref, key);
 }
 
 export async function deleteEntry(client: AirflowClient, node: TaskEntryNode | AssetEntryNode): Promise<void> {

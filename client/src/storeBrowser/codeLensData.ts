@@ -8,6 +8,7 @@ import type { OutlineTask, DagOutline } from "../../../server/src/engine/feature
 import type { AirflowClient } from "../rest/client";
 import { NotFoundError } from "../rest/errors";
 import type { DagRun, TaskInstance, TaskInstanceRef } from "../rest/types";
+import { classifyFailure, type Failure } from "./failures";
 
 type Range = OutlineTask["range"];
 
@@ -17,13 +18,26 @@ type Range = OutlineTask["range"];
  */
 export const DAG_OUTLINE_METHOD = "airflowStateStore/dagOutline";
 
-export interface StoreLens {
+/** A task's entry count, which reveals the task instance in the tree. */
+export interface CountLens {
+  kind: "count";
   range: Range;
   title: string;
   tooltip: string;
   /** The task instance "reveal" opens in the tree. */
   reveal: Required<TaskInstanceRef>;
 }
+
+/** Above a DAG whose latest run could not be read: what went wrong, with Retry beside it. */
+export interface ProblemLens {
+  kind: "problem";
+  range: Range;
+  title: string;
+  tooltip: string;
+  failure: Failure;
+}
+
+export type StoreLens = CountLens | ProblemLens;
 
 interface LatestRun {
   run: DagRun;
@@ -51,21 +65,25 @@ export class StoreLensSource {
     this.counts.clear();
   }
 
-  /** The lenses of one document's outline. Failures of one DAG leave that DAG without lenses. */
+  /**
+   * The lenses of one document's outline. A DAG whose latest run cannot be read gets one lens saying
+   * why (Airflow unreachable, signed out, refused); a task whose entries cannot be counted gets none.
+   */
   async lenses(client: AirflowClient, envName: string, outline: DagOutline, signal?: AbortSignal): Promise<StoreLens[]> {
     const perDag = await Promise.all(
-      outline.dags.map(async (dag) => {
+      outline.dags.map(async (dag): Promise<StoreLens[]> => {
         if (dag.tasks.length === 0) return [];
         let latest: LatestRun | undefined;
         try {
           latest = await this.latestRun(client, envName, dag.dagId, signal);
-        } catch {
-          return [];
+        } catch (error) {
+          const failure = classifyFailure(error, false);
+          return failure.kind === "cancelled" ? [] : [problemLens(dag.range, envName, dag.dagId, failure)];
         }
         if (!latest) return [];
         const found = latest;
         const lenses = await Promise.all(dag.tasks.map((task) => this.lensFor(client, envName, dag.dagId, found, task, signal).catch(() => undefined)));
-        return lenses.filter((l): l is StoreLens => l !== undefined);
+        return lenses.filter((l): l is CountLens => l !== undefined);
       }),
     );
     return perDag.flat();
@@ -78,7 +96,7 @@ export class StoreLensSource {
     latest: LatestRun,
     task: OutlineTask,
     signal: AbortSignal | undefined,
-  ): Promise<StoreLens | undefined> {
+  ): Promise<CountLens | undefined> {
     const instances = latest.byTask.get(task.taskId);
     if (!instances || instances.length === 0) return undefined;
     const runId = latest.run.dag_run_id;
@@ -95,6 +113,7 @@ export class StoreLensSource {
     const withEntries = refs.find((_, i) => counts[i] > 0) ?? refs[0];
     const state = instances.length === 1 ? instances[0].state ?? "no status" : undefined;
     return {
+      kind: "count",
       range: task.range,
       title,
       tooltip: `${dagId} / ${runId} (${latest.run.state})${state ? ` · ${task.taskId} ${state}` : ""}: show in the Airflow State view`,
@@ -149,4 +168,14 @@ export class StoreLensSource {
     });
     return value;
   }
+}
+
+function problemLens(range: Range, envName: string, dagId: string, failure: Failure): ProblemLens {
+  const title =
+    failure.kind === "offline"
+      ? "State store: Airflow unreachable"
+      : failure.kind === "sign-in"
+        ? `State store: sign in to ${envName} again`
+        : "State store: not readable";
+  return { kind: "problem", range, title, tooltip: `The runs of ${dagId} on ${envName} could not be read: ${failure.reason}.`, failure };
 }

@@ -10,6 +10,8 @@ export const COMMANDS = {
   clearEntries: "airflowStateStore.clearEntries",
   copyKey: "airflowStateStore.copyKey",
   copyValue: "airflowStateStore.copyValue",
+  setExpiry: "airflowStateStore.setExpiry",
+  showGuide: "airflowStateStore.showStoreBrowserGuide",
   addEnvironment: "airflowStateStore.addEnvironment",
   removeEnvironment: "airflowStateStore.removeEnvironment",
   signIn: "airflowStateStore.signIn",

@@ -7,6 +7,7 @@ import { AirflowClient } from "../rest/client";
 import { supportsStateStore } from "../rest/browse";
 import type { FetchLike, VersionInfo } from "../rest/types";
 import { environmentIdentity, secretKey, type EnvironmentConfig } from "./environments";
+import { EnvironmentHealth } from "./health";
 import { insecureFetch } from "./insecureFetch";
 
 /** Where passwords and tokens are kept (VS Code's SecretStorage in the editor). */
@@ -51,6 +52,8 @@ export class Connections {
   private settings: BrowserSettings = { environments: [], problems: [], maxValueLength: 65535, trusted: false };
   private readonly clients = new Map<string, CachedClient>();
   private readonly versions = new Map<string, Promise<VersionInfo>>();
+  /** Reachability and read-only marks, reported by whoever sends requests through these clients. */
+  readonly health = new EnvironmentHealth();
 
   constructor(
     private readonly secrets: SecretStore,

@@ -74,7 +74,10 @@ export function expiryText(expiresAt: string | null, now: Date): string {
   const at = Date.parse(expiresAt);
   if (Number.isNaN(at)) return `expires ${expiresAt}`;
   const left = at - now.getTime();
-  return left > 0 ? `expires in ${duration(left)}` : `expired ${duration(left)} ago`;
+  // Rounded to the minute first: an entry written with a 30-day retention is read back a few
+  // seconds later, and "expires in 29 days" would be wrong by a day.
+  if (left <= 0) return `expired ${duration(left)} ago`;
+  return `expires in ${duration(left < MINUTE ? left : Math.round(left / MINUTE) * MINUTE)}`;
 }
 
 /** Whether an entry's expiry has passed (Airflow removes it at the next `state-store clean`). */

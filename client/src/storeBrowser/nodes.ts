@@ -15,6 +15,8 @@ interface NodeBase {
   /** Stable across refreshes, so the tree keeps what was expanded and selected. */
   readonly id: string;
   readonly parent: StoreNode | undefined;
+  /** Shown from an earlier read because the last refresh failed: why it failed. */
+  readonly stale?: string;
 }
 
 export interface EnvironmentNode extends NodeBase {

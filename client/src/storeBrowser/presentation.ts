@@ -14,6 +14,7 @@ import {
   valuePreview,
   writerText,
 } from "./format";
+import type { HealthState } from "./health";
 import type { StoreNode, TreeAction } from "./nodes";
 
 export interface TreeItemData {
@@ -28,23 +29,49 @@ export interface TreeItemData {
   /** `when` clauses of package.json's menus match these (`viewItem == taskEntry`). */
   contextValue: string;
   command?: TreeAction;
+  /** A link at the end of the tooltip (e.g. Retry). */
+  tooltipAction?: TreeAction;
 }
 
-export function treeItemOf(node: StoreNode, now: Date): TreeItemData {
+/**
+ * `health` is what the environment's requests found (offline, read-only); it marks the
+ * environment node. An item kept from before a failed refresh says so on its own line.
+ */
+export function treeItemOf(node: StoreNode, now: Date, health: HealthState = {}): TreeItemData {
+  const item = itemOf(node, now, health);
+  if (!node.stale) return item;
+  return {
+    ...item,
+    description: ["not refreshed", item.description].filter(Boolean).join(" · "),
+    tooltip: `${item.tooltip ?? item.label}\n\nNot refreshed: ${node.stale}`,
+    iconColor: "disabledForeground",
+  };
+}
+
+function environmentItem(node: Extract<StoreNode, { kind: "environment" }>, health: HealthState): TreeItemData {
+  const version = node.version?.version;
+  const old = version !== undefined && !supportsStateStore(version);
+  const lines = [`${node.envName}: ${node.baseUrl}`];
+  if (version) lines.push(`Airflow ${version}${old ? " (no state store API: needs 3.3 or later)" : ""}`);
+  if (health.offline) lines.push(`Offline: ${health.offline}`);
+  if (health.readOnly) lines.push(`Read-only: Airflow refused a write from this user (${health.readOnly}); entries can be read, not changed.`);
+  const description = [health.offline ? "offline" : version ? `Airflow ${version}` : node.baseUrl, health.readOnly ? "read-only" : undefined].filter(Boolean).join(" · ");
+  return {
+    label: node.envName,
+    description,
+    tooltip: lines.join("\n"),
+    icon: health.offline ? "debug-disconnect" : old ? "warning" : health.readOnly ? "lock" : "server-environment",
+    iconColor: health.offline ? "list.errorForeground" : old ? "list.warningForeground" : undefined,
+    collapsible: "expanded",
+    contextValue: "environment",
+    tooltipAction: health.offline ? { command: COMMANDS.refresh, title: "Retry" } : undefined,
+  };
+}
+
+function itemOf(node: StoreNode, now: Date, health: HealthState): TreeItemData {
   switch (node.kind) {
-    case "environment": {
-      const version = node.version?.version;
-      const old = version !== undefined && !supportsStateStore(version);
-      return {
-        label: node.envName,
-        description: version ? `Airflow ${version}` : node.baseUrl,
-        tooltip: `${node.envName}: ${node.baseUrl}${version ? `\nAirflow ${version}${old ? " (no state store API: needs 3.3 or later)" : ""}` : ""}`,
-        icon: old ? "warning" : "server-environment",
-        iconColor: old ? "list.warningForeground" : undefined,
-        collapsible: "expanded",
-        contextValue: "environment",
-      };
-    }
+    case "environment":
+      return environmentItem(node, health);
     case "dags":
       return {
         label: "DAGs",

@@ -14,6 +14,7 @@ import {
   TimeoutError,
 } from "../rest/errors";
 import { COMMANDS } from "./commandIds";
+import { isTlsFailure } from "./failures";
 import type { Connection } from "./connections";
 import type { TreeAction } from "./nodes";
 
@@ -23,17 +24,6 @@ export interface Problem {
   detail?: string;
   action?: TreeAction;
 }
-
-/** Node error codes of a certificate the client does not trust. */
-const TLS_CODES = new Set([
-  "DEPTH_ZERO_SELF_SIGNED_CERT",
-  "SELF_SIGNED_CERT_IN_CHAIN",
-  "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
-  "UNABLE_TO_GET_ISSUER_CERT_LOCALLY",
-  "CERT_HAS_EXPIRED",
-  "CERT_NOT_YET_VALID",
-  "ERR_TLS_CERT_ALTNAME_INVALID",
-]);
 
 /** The problem an error thrown while listing `what` (e.g. "the DAGs") stands for. */
 export function problemOf(error: unknown, what: string, envName: string, retry: TreeAction): Problem {
@@ -51,7 +41,7 @@ export function problemOf(error: unknown, what: string, envName: string, retry: 
   if (error instanceof NotFoundError) {
     return { severity: "warning", text: `Not found on the server: ${error.detail || "it may have been deleted"}`, detail: error.message, action: retry };
   }
-  if (error instanceof NetworkError && error.code && TLS_CODES.has(error.code)) {
+  if (isTlsFailure(error)) {
     return {
       severity: "error",
       text: `The server's TLS certificate is not trusted (${error.code})`,
@@ -91,7 +81,7 @@ export function connectionProblem(connection: Exclude<Connection, { kind: "ready
       return {
         severity: "info",
         text: connection.problems.length ? `No usable Airflow environment: ${connection.problems[0]}` : "No Airflow environment configured",
-        detail: [...connection.problems, "Add one, or try the demo: run `npm run emulator` and add http://127.0.0.1:28080 (admin / admin)."].join("\n"),
+        detail: [...connection.problems, "Add an environment, or correct the airflowStateStore.environments setting."].join("\n"),
         action: { command: COMMANDS.addEnvironment, title: "Add environment…" },
       };
     case "signed-out":

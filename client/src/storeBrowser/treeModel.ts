@@ -29,6 +29,7 @@ import {
   type TaskInstanceNode,
   type TreeAction,
 } from "./nodes";
+import { classifyFailure } from "./failures";
 import { connectionProblem, problemOf, type Problem } from "./problems";
 
 export interface TreeModelOptions {
@@ -47,6 +48,8 @@ interface ChildList {
   nextOffset: number;
   hasMore: boolean;
   problem?: Problem;
+  /** The items are from before a refresh that failed (the problem says why). */
+  stale?: boolean;
   /** A page being read; later readers wait for it. */
   pending?: Promise<void>;
 }
@@ -171,7 +174,14 @@ export class StoreTreeModel {
     for (let pages = 1; pages < this.maxReloadPages && list.hasMore && !list.problem && list.items.length < shown; pages++) {
       await this.readPage(target, list);
     }
+    if (list.problem && list.items.length === 0 && old && old.items.length > 0 && !old.problem) this.keepStale(list, old, list.problem.text);
     this.fire(target);
+  }
+
+  /** The environment's node is drawn again (its health changed: offline, read-only). */
+  environmentChanged(envName: string): void {
+    const node = [...this.nodes.values()].find((n) => n.kind === "environment" && n.envName === envName);
+    if (node) this.fire(node);
   }
 
   /** Task instances and runs that may still change and whose children are shown, for auto-refresh. */
@@ -257,13 +267,17 @@ export class StoreTreeModel {
   private async readRoots(): Promise<StoreNode[]> {
     this.dropLists(() => true);
     const connection = await this.connections.connect();
+    // Nothing configured and nothing skipped: the view shows its welcome content instead.
+    if (connection.kind === "no-environment" && connection.problems.length === 0) return [];
     if (connection.kind !== "ready") return [this.message(undefined, 0, connectionProblem(connection))];
     const { env, client } = connection;
     const node: EnvironmentNode = { kind: "environment", id: `env/${idPart(env.name)}`, parent: undefined, envName: env.name, baseUrl: env.baseUrl };
     try {
       node.version = await this.connections.version(env, client);
-    } catch {
+      this.connections.health.reached(env);
+    } catch (error) {
       // The environment's children say why; the node itself still names the environment.
+      this.connections.health.failed(env, classifyFailure(error, false));
     }
     this.remember(node);
     const roots: StoreNode[] = [node];
@@ -289,7 +303,9 @@ export class StoreTreeModel {
     if (!version) {
       try {
         version = await this.connections.version(connection.env, connection.client);
+        this.connections.health.reached(connection.env);
       } catch (error) {
+        this.connections.health.failed(connection.env, classifyFailure(error, false));
         return [this.message(node, 0, problemOf(error, "the Airflow version", node.envName, retry))];
       }
     }
@@ -343,7 +359,10 @@ export class StoreTreeModel {
         list.total = page.totalEntries;
         list.nextOffset = page.nextOffset;
         list.hasMore = page.hasMore;
+        list.stale = false;
+        this.connections.health.reached(connection.env);
       } catch (error) {
+        this.connections.health.failed(connection.env, classifyFailure(error, false));
         list.problem = problemOf(error, describeList(node), node.envName, { command: COMMANDS.refresh, title: "Retry", args: [node] });
       }
     })();
@@ -391,6 +410,7 @@ export class StoreTreeModel {
   /** The children shown for a list: its items and "Load more…", or a message when there are none. */
   private present(node: PagedNode, list: ChildList): StoreNode[] {
     const shown: StoreNode[] = [...list.items];
+    if (list.problem && list.stale) return [this.message(node, 0, { ...list.problem, text: `Not refreshed: ${list.problem.text}` }), ...shown];
     if (list.problem) {
       shown.push(this.message(node, 0, list.problem));
       return shown;
@@ -416,6 +436,15 @@ export class StoreTreeModel {
   }
 
   // ---- bookkeeping ----
+
+  /** A refresh that failed keeps what was shown before, each item marked with the reason. */
+  private keepStale(list: ChildList, old: ChildList, reason: string): void {
+    list.items = old.items.map((item) => this.remember({ ...item, stale: reason }));
+    list.total = old.total;
+    list.nextOffset = old.nextOffset;
+    list.hasMore = false;
+    list.stale = true;
+  }
 
   private replaceEntry<T extends TaskEntryNode | AssetEntryNode>(old: T, next: T): void {
     const parent = old.parent;

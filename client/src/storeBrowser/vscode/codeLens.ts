@@ -48,15 +48,21 @@ export class StoreCodeLensProvider implements vscode.CodeLensProvider {
     const cancelled = token.onCancellationRequested(() => abort.abort());
     try {
       const lenses = await this.source.lenses(connection.client, connection.env.name, outline, abort.signal);
-      return lenses.map(
-        (lens) =>
-          new vscode.CodeLens(new vscode.Range(lens.range.start.line, lens.range.start.character, lens.range.end.line, lens.range.end.character), {
-            title: lens.title,
-            tooltip: lens.tooltip,
-            command: COMMANDS.revealTaskInstance,
-            arguments: [lens.reveal],
-          }),
-      );
+      const health = this.connections.health;
+      const problem = lenses.find((lens) => lens.kind === "problem");
+      if (problem) health.failed(connection.env, problem.failure);
+      else if (lenses.length > 0) health.reached(connection.env);
+      return lenses.flatMap((lens) => {
+        const range = new vscode.Range(lens.range.start.line, lens.range.start.character, lens.range.end.line, lens.range.end.character);
+        if (lens.kind === "count") {
+          return [new vscode.CodeLens(range, { title: lens.title, tooltip: lens.tooltip, command: COMMANDS.revealTaskInstance, arguments: [lens.reveal] })];
+        }
+        // The reason is a label (no command), with the whole sentence as its tooltip; Retry asks again.
+        return [
+          new vscode.CodeLens(range, { title: lens.title, tooltip: lens.tooltip, command: "" }),
+          new vscode.CodeLens(range, { title: "Retry", tooltip: `Ask ${connection.env.name} again`, command: COMMANDS.refresh }),
+        ];
+      });
     } finally {
       cancelled.dispose();
     }

@@ -2,14 +2,29 @@
 import * as vscode from "vscode";
 import { AuthError } from "../../rest/errors";
 import type { TaskInstanceRef } from "../../rest/types";
-import { addEntry, addressOf, clearEntries, confirmClear, confirmDelete, copiedValue, deleteEntry, taskInstanceName, type EntryOwner } from "../actions";
+import {
+  addEntry,
+  addressOf,
+  clearEntries,
+  confirmClear,
+  confirmDelete,
+  copiedValue,
+  deleteEntry,
+  setEntryExpiry,
+  taskInstanceName,
+  type EntryOwner,
+} from "../actions";
 import { COMMANDS, VIEW_ID } from "../commandIds";
 import type { Connections } from "../connections";
+import { addressOfPath, ENTRY_SCHEME, expiryToken } from "../entryDocument";
+import { describeEntry } from "../entrySave";
 import type { EnvironmentConfig } from "../environments";
+import { failureNotice, readOnlyMessage } from "../failures";
+import { valueText } from "../format";
 import type { AssetEntryNode, LoadMoreNode, StoreNode, TaskEntryNode } from "../nodes";
 import type { StoreTreeModel } from "../treeModel";
 import { entryUri } from "./entryFileSystem";
-import { promptEnvironment, promptNewEntry, promptSecret, type EntryDraft } from "./prompts";
+import { promptEnvironment, promptExpiry, promptNewEntry, promptSecret } from "./prompts";
 import { addEnvironmentSetting, removeEnvironmentSetting, SECTION, setActiveEnvironment } from "./settings";
 
 export interface CommandContext {
@@ -18,6 +33,8 @@ export interface CommandContext {
   connections: Connections;
   /** Called after anything changed on the server or in the connection (code lenses, status bar). */
   changed(): void;
+  /** The README's store browser section, opened rendered. */
+  showGuide(): Thenable<unknown>;
 }
 
 export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
@@ -50,6 +67,33 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     return name === undefined ? undefined : connections.find(name);
   };
   const envOrActive = (arg: unknown): EnvironmentConfig | undefined => envNamed(arg) ?? connections.active;
+  /** Says, before anything is asked, that the environment refused this user's writes. */
+  const refusesWrites = (envName: string): boolean => {
+    const env = connections.find(envName);
+    if (!env || connections.health.of(env).readOnly === undefined) return false;
+    void vscode.window.showWarningMessage(readOnlyMessage(env));
+    return true;
+  };
+  /**
+   * Tells what failed, where and why, and marks the environment (offline, read-only); Retry runs
+   * `again` when sending the same request again can help. Never waits for the user's answer.
+   */
+  const report = (envName: string, action: string, error: unknown, again?: () => Promise<unknown>): void => {
+    const env = connections.find(envName);
+    if (!env) {
+      void vscode.window.showErrorMessage(`Could not ${action}: the environment "${envName}" is no longer configured.`);
+      return;
+    }
+    const notice = failureNotice(action, env, error, true);
+    connections.health.failed(env, notice.failure);
+    if (notice.failure.kind === "read-only") {
+      void vscode.window.showWarningMessage(notice.message);
+      return;
+    }
+    void vscode.window.showErrorMessage(notice.message, ...(notice.retryable && again ? ["Retry"] : [])).then((answer) => {
+      if (answer === "Retry" && again) void run(again)();
+    });
+  };
 
   return [
     vscode.commands.registerCommand(COMMANDS.refresh, run(async (node?: StoreNode) => {
@@ -70,22 +114,36 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     vscode.commands.registerCommand(COMMANDS.addEntry, run(async (node?: StoreNode) => {
       const owner = ownerOf(selected(node));
       if (!owner) return vscode.window.showInformationMessage("Select a task instance or an asset in the Airflow State view.");
+      if (refusesWrites(owner.envName)) return;
       const existing = new Set(
         (await model.getChildren(owner)).flatMap((n) => (n.kind === "taskEntry" || n.kind === "assetEntry" ? [n.entry.key] : [])),
       );
       const where = owner.kind === "asset" ? `asset "${owner.asset.name}"` : taskInstanceName(owner.ref);
-      const draft: EntryDraft = {};
-      for (;;) {
-        const entry = await promptNewEntry(where, owner.kind === "taskInstance", existing, connections.maxValueLength, draft);
-        if (!entry) return;
-        try {
-          await addEntry(await clientFor(owner.envName), owner, entry);
-          break;
-        } catch (error) {
-          // Asked again with everything typed so far, and the reason above the value.
-          draft.failure = error instanceof Error ? error.message : String(error);
-        }
-      }
+      const stored = await promptNewEntry({
+        where,
+        withExpiry: owner.kind === "taskInstance",
+        existingKeys: existing,
+        maxValueLength: connections.maxValueLength,
+        send: async (entry) => {
+          try {
+            const client = await clientFor(owner.envName);
+            await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Adding "${entry.key}" to ${where}…` }, () => addEntry(client, owner, entry));
+            const env = connections.find(owner.envName);
+            if (env) connections.health.reached(env);
+            return undefined;
+          } catch (error) {
+            const env = connections.find(owner.envName);
+            if (!env) return { failure: `The environment "${owner.envName}" is no longer configured.`, final: true };
+            const notice = failureNotice(`add "${entry.key}" to ${where}`, env, error, true);
+            connections.health.failed(env, notice.failure);
+            if (notice.failure.kind !== "read-only") return { failure: notice.message };
+            // Nothing typed is lost: the value can still be copied.
+            void vscode.window.showWarningMessage(notice.message, "Copy Value").then((answer) => answer && vscode.env.clipboard.writeText(valueText(entry.value)));
+            return { failure: notice.message, final: true };
+          }
+        },
+      });
+      if (!stored) return;
       ctx.changed();
       await model.refresh(owner);
     })),
@@ -101,9 +159,18 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
       const confirmation = confirmDelete(entry);
       const answer = await vscode.window.showWarningMessage(confirmation.message, { modal: true, detail: confirmation.detail }, ...confirmation.choices.map((c) => c.label));
       if (!answer) return;
-      await deleteEntry(await clientFor(entry.envName), entry);
-      model.removeEntry(entry);
-      ctx.changed();
+      if (refusesWrites(entry.envName)) return;
+      const where = entry.kind === "assetEntry" ? `asset "${entry.asset.name}"` : taskInstanceName(entry.ref);
+      const send = async () => {
+        try {
+          await deleteEntry(await clientFor(entry.envName), entry);
+        } catch (error) {
+          return report(entry.envName, `delete "${entry.entry.key}" from ${where}`, error, send);
+        }
+        model.removeEntry(entry);
+        ctx.changed();
+      };
+      await send();
     })),
     vscode.commands.registerCommand(COMMANDS.clearEntries, run(async (node?: StoreNode) => {
       const owner = ownerOf(selected(node));
@@ -114,11 +181,40 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
       const answer = await vscode.window.showWarningMessage(confirmation.message, { modal: true, detail: confirmation.detail }, ...confirmation.choices.map((c) => c.label));
       const choice = confirmation.choices.find((c) => c.label === answer);
       if (!choice) return;
-      await clearEntries(await clientFor(owner.envName), owner, choice.allMapIndices);
-      ctx.changed();
-      // Clearing every map index changes the siblings too: their run is read again.
-      await model.refresh(choice.allMapIndices && owner.parent ? owner.parent : owner);
+      if (refusesWrites(owner.envName)) return;
+      const where = owner.kind === "asset" ? `asset "${owner.asset.name}"` : taskInstanceName(owner.ref);
+      const send = async () => {
+        try {
+          await clearEntries(await clientFor(owner.envName), owner, choice.allMapIndices);
+        } catch (error) {
+          return report(owner.envName, `clear the state store of ${where}${choice.allMapIndices ? " (all map indices)" : ""}`, error, send);
+        }
+        ctx.changed();
+        // Clearing every map index changes the siblings too: their run is read again.
+        await model.refresh(choice.allMapIndices && owner.parent ? owner.parent : owner);
+      };
+      await send();
     })),
+    vscode.commands.registerCommand(COMMANDS.setExpiry, run(async (target?: StoreNode | vscode.Uri) => {
+      if (target instanceof vscode.Uri) return setDocumentExpiry(target);
+      const entry = entryOf(selected(target));
+      if (entry?.kind !== "taskEntry") return vscode.window.showInformationMessage("Select a task state store entry: asset entries have no expiry.");
+      if (refusesWrites(entry.envName)) return;
+      const where = taskInstanceName(entry.ref);
+      const expiresAt = await promptExpiry(entry.entry.key, where);
+      if (expiresAt === undefined) return;
+      const send = async () => {
+        try {
+          const stored = await setEntryExpiry(await clientFor(entry.envName), entry.ref, entry.entry.key, expiresAt);
+          model.replaceTaskEntry(entry, stored);
+        } catch (error) {
+          return report(entry.envName, `set the expiry of "${entry.entry.key}" in ${where}`, error, send);
+        }
+        ctx.changed();
+      };
+      await send();
+    })),
+    vscode.commands.registerCommand(COMMANDS.showGuide, () => ctx.showGuide()),
     vscode.commands.registerCommand(COMMANDS.copyKey, run(async (node?: StoreNode) => {
       const entry = entryOf(selected(node));
       if (entry) await vscode.env.clipboard.writeText(entry.entry.key);
@@ -174,6 +270,29 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
     vscode.commands.registerCommand(COMMANDS.openSettings, () => vscode.commands.executeCommand("workbench.action.openSettings", `${SECTION}.environments`)),
   ];
 
+  /**
+   * Set Expiry… in an opened entry's title bar: the `expires_at` line gets the new expiry and the
+   * document is saved, so the value shown is what is sent with it.
+   */
+  async function setDocumentExpiry(uri: vscode.Uri): Promise<unknown> {
+    const address = uri.scheme === ENTRY_SCHEME ? addressOfPath(uri.path) : undefined;
+    if (address?.store !== "task") return vscode.window.showInformationMessage("Only task state store entries have an expiry.");
+    if (refusesWrites(address.env)) return;
+    const document = await vscode.workspace.openTextDocument(uri);
+    const expiresAt = await promptExpiry(address.key, describeEntry(address).replace(/^"[^"]*" of /, ""));
+    if (expiresAt === undefined) return;
+    const line = [...Array(document.lineCount).keys()].find((i) => /^\s*\/\/\s*expires_at:/.test(document.lineAt(i).text));
+    const text = `// expires_at: ${expiryToken(expiresAt)}`;
+    const edit = new vscode.WorkspaceEdit();
+    if (line === undefined) edit.insert(uri, new vscode.Position(0, 0), `${text}\n`);
+    else edit.replace(uri, document.lineAt(line).range, text);
+    await vscode.workspace.applyEdit(edit);
+    await document.save();
+    // Read back as stored, so the line shows the date Airflow set rather than "default".
+    if (!document.isDirty) await vscode.commands.executeCommand("workbench.action.files.revert", uri);
+    ctx.changed();
+  }
+
   async function pickEnvironment(title: string, offerAdd = false): Promise<EnvironmentConfig | undefined> {
     const items: (vscode.QuickPickItem & { env?: EnvironmentConfig })[] = connections.environments.map((env) => ({
       label: env.name,
@@ -202,6 +321,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
       if (!secret) return;
       try {
         await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Signing in to ${env.name}…` }, () => connections.signIn(env, secret));
+        connections.health.signedIn(env);
         break;
       } catch (error) {
         if (error instanceof AuthError) {
@@ -209,7 +329,7 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
           continue;
         }
         const keep = await vscode.window.showWarningMessage(
-          `Could not check the credentials: ${error instanceof Error ? error.message : String(error)}`,
+          `Could not check the credentials for ${env.name} (${env.baseUrl}): ${error instanceof Error ? error.message : String(error)}`,
           "Keep them anyway",
         );
         if (keep) await connections.storeSecret(env, secret);

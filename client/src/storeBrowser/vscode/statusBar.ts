@@ -1,7 +1,8 @@
-/** The status bar item: active environment and Airflow version (warning background below 3.3). */
+/** The status bar item: active environment and Airflow version (warning background below 3.3, offline when unreachable). */
 import * as vscode from "vscode";
 import { COMMANDS } from "../commandIds";
 import type { Connections } from "../connections";
+import { classifyFailure } from "../failures";
 import { statusOf } from "../status";
 
 export class StoreStatusBar implements vscode.Disposable {
@@ -11,7 +12,6 @@ export class StoreStatusBar implements vscode.Disposable {
 
   constructor(private readonly connections: Connections) {
     this.item.name = "Airflow State environment";
-    this.item.command = COMMANDS.switchEnvironment;
   }
 
   async update(): Promise<void> {
@@ -19,10 +19,12 @@ export class StoreStatusBar implements vscode.Disposable {
     const connection = await this.connections.connect();
     const show = (version: { version: string } | { error: string } | undefined) => {
       if (generation !== this.generation) return;
-      const status = statusOf(connection, version);
+      const status = statusOf(connection, version, connection.kind === "ready" ? this.connections.health.of(connection.env) : {});
       if (!status) return this.item.hide();
       this.item.text = status.text;
       this.item.tooltip = status.tooltip;
+      this.item.accessibilityInformation = { label: status.accessibilityLabel };
+      this.item.command = status.retry ? { command: COMMANDS.refresh, title: "Retry" } : COMMANDS.switchEnvironment;
       this.item.backgroundColor = status.warning ? new vscode.ThemeColor("statusBarItem.warningBackground") : undefined;
       this.item.show();
     };
@@ -31,6 +33,7 @@ export class StoreStatusBar implements vscode.Disposable {
     try {
       show(await this.connections.version(connection.env, connection.client));
     } catch (error) {
+      this.connections.health.failed(connection.env, classifyFailure(error, false));
       show({ error: error instanceof Error ? error.message : String(error) });
     }
   }
