@@ -116,6 +116,7 @@ export type ValueProblem =
   | "non-finite"
   | "not-json"
   | "cycle"
+  | "too-deep"
   | "too-long"
   | "syntax"
   | "key"
