@@ -95,10 +95,20 @@ export function connectionProblem(connection: Exclude<Connection, { kind: "ready
         action: { command: COMMANDS.addEnvironment, title: "Add environment…" },
       };
     case "signed-out":
+      if (connection.questions?.length) {
+        return {
+          severity: "warning",
+          text: `Confirm before credentials are sent to ${connection.env.name}`,
+          detail: connection.questions.map((q) => `${q.message}\n${q.detail}`).join("\n"),
+          action: { command: COMMANDS.signIn, title: "Confirm…", args: [connection.env.name] },
+        };
+      }
       return {
         severity: "info",
         text: connection.env.auth === "token" ? `Set the API token for ${connection.env.name}` : `Sign in to ${connection.env.name} as ${connection.env.username}`,
-        detail: `${connection.env.baseUrl}: the ${connection.env.auth === "token" ? "token" : "password"} is kept in VS Code's secret storage.`,
+        detail: [connection.reason, `${connection.env.baseUrl}: the ${connection.env.auth === "token" ? "token" : "password"} is kept in VS Code's secret storage.`]
+          .filter(Boolean)
+          .join("\n"),
         action: { command: COMMANDS.signIn, title: "Sign in…", args: [connection.env.name] },
       };
   }
