@@ -4,10 +4,12 @@ import { describe, it } from "node:test";
 import {
   AirflowClient,
   AirflowHttpError,
+  AuthError,
   CancelledError,
   InvalidResponseError,
   NetworkError,
   NotFoundError,
+  SignInError,
   TimeoutError,
 } from "../../client/src/rest";
 import { startEmulator } from "../emulator";
@@ -232,7 +234,7 @@ describe("faults: a restarted Airflow, a proxy in front of it, a failing sign-in
     const emu = await emulatorFor(t);
     emu.setFault({ type: "status", status: 500 }, { path: "/auth/token" });
     await assert.rejects(adminClient(emu).listDags(), (err: unknown) => {
-      assert.ok(err instanceof AirflowHttpError);
+      assert.ok(err instanceof SignInError && err instanceof AirflowHttpError && !(err instanceof AuthError));
       assert.equal(err.status, 500);
       assert.equal(
         err.message,
@@ -241,5 +243,17 @@ describe("faults: a restarted Airflow, a proxy in front of it, a failing sign-in
       return true;
     });
     assert.equal(received(emu, "GET", "/api/v2/dags"), 0);
+  });
+});
+
+describe("faults: an answer nested too deep", () => {
+  it("refuses to read a value nested deeper than 1000 levels, with that reason", async () => {
+    const body = `{"key": "k", "value": ${"[".repeat(5000)}${"]".repeat(5000)}, "updated_at": "2026-05-03T00:00:00Z", "expires_at": null}`;
+    const fetchStub: typeof fetch = async () => new Response(body, { status: 200, headers: { "Content-Type": "application/json" } });
+    await assert.rejects(tokenClient("http://airflow.internal:8080", { fetch: fetchStub }).getTaskStateEntry(SPARK_TI, "k"), (err: unknown) => {
+      assert.ok(err instanceof InvalidResponseError);
+      assert.match(err.message, /holds a value nested deeper than 1000 levels; it is not read/);
+      return true;
+    });
   });
 });

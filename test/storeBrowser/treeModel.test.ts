@@ -250,6 +250,16 @@ describe("tree model: empty and error states", () => {
     assert.equal((await model.getChildren(await pathTo(model, "local", "Assets"))).length, 4);
   });
 
+  it("a 500 from the sign-in says that the sign-in failed, with Retry", async (t) => {
+    const emu = await emulatorFor(t);
+    const model = await modelFor(emu);
+    emu.setFault({ type: "status", status: 500 }, { path: "/auth/token", times: 1 });
+    const dags = await pathTo(model, "local", "DAGs");
+    const item = message(await model.getChildren(dags));
+    assert.equal(item.text, `Sign-in to ${emu.url} as "admin" failed: Airflow answered 500 Internal Server Error (Internal Server Error). The credentials were not checked.`);
+    assert.equal(item.action?.command, COMMANDS.refresh);
+  });
+
   it("Airflow below 3.3 is flagged on the environment", async (t) => {
     const emu = await emulatorFor(t, { version: "3.2.1" });
     const model = await modelFor(emu);

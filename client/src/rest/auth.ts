@@ -4,7 +4,7 @@
  * for one it cannot verify, e.g. after its JWT secret changed), a static bearer token (managed
  * deployments), or none.
  */
-import { AirflowHttpError, AuthError, CancelledError, formatDetail, InvalidResponseError, statusText } from "./errors";
+import { AuthError, CancelledError, formatDetail, InvalidResponseError, SignInError, statusText } from "./errors";
 import { errorDetail, parseJson, type HttpResponse, type HttpTransport } from "./http";
 import type { AuthConfig, RequestOptions } from "./types";
 
@@ -74,7 +74,7 @@ export async function requestToken(
   if (res.status < 200 || res.status >= 300) {
     const detail = errorDetail(res);
     const text = formatDetail(detail);
-    throw new AirflowHttpError(
+    throw new SignInError(
       res.status,
       detail,
       res.method,

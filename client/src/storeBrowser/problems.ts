@@ -11,6 +11,7 @@ import {
   InvalidResponseError,
   NetworkError,
   NotFoundError,
+  SignInError,
   TimeoutError,
 } from "../rest/errors";
 import { COMMANDS } from "./commandIds";
@@ -68,6 +69,7 @@ export function problemOf(error: unknown, what: string, envName: string, retry: 
   if (error instanceof InvalidResponseError) {
     return { severity: "error", text: `Airflow's answer for ${what} was not understood`, detail: `${error.message}\n${error.bodySnippet}`, action: retry };
   }
+  if (error instanceof SignInError) return { severity: "error", text: error.message, detail: `${error.method} ${error.path}`, action: retry };
   if (error instanceof AirflowHttpError) {
     return { severity: "error", text: `Airflow answered ${error.message}`, detail: `${error.method} ${error.path}`, action: retry };
   }
