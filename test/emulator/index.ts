@@ -6,4 +6,5 @@ export type { EmulatorConfig, TaskScope, TaskStateRow, AssetStateRow, LastUpdate
 export { DEMO, seedDemo } from "./seed";
 export { DEFAULT_API_TOKENS, DEFAULT_USERS } from "./tokens";
 export type { EmulatorUser, Role } from "./tokens";
-export { pyJsonDumps, pyJsonLoads } from "./pyjson";
+export { PyFloat, pyJsonDumps, pyJsonLoads } from "./pyjson";
+export type { PyJson } from "./pyjson";

@@ -12,7 +12,7 @@
  */
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
-import { pyJsonLoads, PyJsonDecodeError, type PyJson } from "./pyjson";
+import { PyFloat, pyJsonDumps, pyJsonLoads, PyJsonDecodeError, PyRecursionError, type PyJson } from "./pyjson";
 import { seedDemo } from "./seed";
 import { EmulatorState, writer, type EmulatorConfig, type RecordedRequest, type TaskScope, type TaskStateRow, type AssetStateRow } from "./state";
 import { DEFAULT_API_TOKENS, DEFAULT_USERS, TokenIssuer, type EmulatorUser } from "./tokens";
@@ -48,6 +48,13 @@ export type FaultMode =
   | { type: "status"; status?: number; detail?: unknown }
   /** Reset the TCP connection without answering. */
   | { type: "reset" }
+  /**
+   * Close the connection without answering, as a kept-alive connection to an Airflow that has
+   * restarted meanwhile does (the client sees `UND_ERR_SOCKET`, "other side closed").
+   */
+  | { type: "close" }
+  /** Answer with this status (default 502) and an HTML error page, as a proxy in front of Airflow does. */
+  | { type: "html"; status?: number }
   /** Answer with this status (default 200), a JSON content type and a truncated JSON body. */
   | { type: "malformed"; status?: number };
 
@@ -71,6 +78,8 @@ export interface EmulatorHandle {
   clearFaults(): void;
   /** Every token issued so far by `POST /auth/token` is expired from now on. */
   expireTokens(): void;
+  /** A new JWT signing key (Airflow's JWT secret changed): tokens issued so far are answered 403 "Invalid JWT token". */
+  rotateJwtSecret(): void;
   /** A valid session token for a user, without a request. */
   issueToken(username: string): string;
   /** Requests received (same array as `state.requests`). */
@@ -108,6 +117,37 @@ const json = (status: number, body: unknown): Reply => ({ status, body });
 const detail = (status: number, text: unknown): Reply => ({ status, body: { detail: text } });
 const unprocessable = (issues: Issue[]): Reply => ({ status: 422, body: { detail: issues } });
 const noContent = (): Reply => ({ status: 204 });
+
+/** A value's JSON text, placed into a response as it is (Python ints and floats keep their text). */
+class RawJson {
+  constructor(readonly text: string) {}
+}
+
+/** The stored JSON text of a value as the API answers it: parsed as Python does and written the way Starlette writes responses. */
+function storedValue(dbText: string): RawJson {
+  return new RawJson(pyJsonDumps(pyJsonLoads(dbText), { compact: true, allowNan: true }));
+}
+
+/**
+ * A response body as JSON text. Values are RawJson (their text as stored); Python ints and floats
+ * that a request echoes back (in a 422's `input`) are written as numbers.
+ */
+function responseJson(body: unknown): string {
+  const raws: string[] = [];
+  const text = JSON.stringify(body, (_key, v: unknown) => {
+    if (v instanceof RawJson) {
+      raws.push(v.text);
+      return `\u0000raw:${raws.length - 1}`;
+    }
+    if (typeof v === "bigint") {
+      raws.push(v.toString());
+      return `\u0000raw:${raws.length - 1}`;
+    }
+    if (v instanceof PyFloat) return Number.isFinite(v.value) ? v.value : null;
+    return v;
+  });
+  return raws.length === 0 ? text : text.replace(/"\\u0000raw:(\d+)"/g, (_, i: string) => raws[Number(i)]);
+}
 
 /** Python's unquote(): percent-decodes UTF-8, invalid sequences become U+FFFD. */
 function unquote(raw: string): string {
@@ -211,9 +251,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
           if (typeof req.socket.resetAndDestroy === "function") req.socket.resetAndDestroy();
           else req.socket.destroy();
           return;
+        case "close":
+          req.socket.destroy();
+          return;
         case "status":
           write(res, detail(fault.status ?? 500, fault.detail ?? "Internal Server Error"));
           return;
+        case "html": {
+          const status = fault.status ?? 502;
+          const page = `<html>\r\n<head><title>${status} Bad Gateway</title></head>\r\n<body>\r\n<center><h1>${status} Bad Gateway</h1></center>\r\n<hr><center>nginx/1.27.4</center>\r\n</body>\r\n</html>\r\n`;
+          res.writeHead(status, { "Content-Type": "text/html", "Content-Length": Buffer.byteLength(page) });
+          res.end(page);
+          return;
+        }
         case "malformed":
           write(res, { status: fault.status ?? 200, raw: '{"total_entries": 3, "items": [{"key": "cur' });
           return;
@@ -241,7 +291,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       res.end();
       return;
     }
-    const text = reply.raw ?? JSON.stringify(reply.body);
+    const text = reply.raw ?? responseJson(reply.body);
     res.writeHead(reply.status, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) });
     res.end(text);
   }
@@ -285,6 +335,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         try {
           ctx.body = pyJsonLoads(ctx.bodyText);
         } catch (err) {
+          // FastAPI turns any failure of json.loads other than a JSONDecodeError into this 400.
+          if (err instanceof PyRecursionError) return detail(400, "There was an error parsing the body");
           const pos = err instanceof PyJsonDecodeError ? err.pos : 0;
           return unprocessable([issue("json_invalid", ["body", pos], "JSON decode error", { input: {}, ctx: { error: "Expecting value" } })]);
         }
@@ -293,11 +345,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     return next();
   }
 
-  /** 401 without a valid token, 403 for a read-only user writing. */
+  /**
+   * 401 without a token or with an expired one, 403 "Invalid JWT token" for one that does not
+   * verify (state-store.md §7), 403 "Forbidden" for a read-only user writing.
+   */
   function authed(ctx: Ctx, next: (user: EmulatorUser) => Reply): Reply {
     const check = tokens.check(ctx.authorization);
     if (!check.ok) {
-      return detail(401, check.reason === "missing" ? "Not authenticated" : check.reason === "expired" ? "Token has expired" : "Invalid JWT token");
+      if (check.reason === "invalid") return detail(403, "Invalid JWT token");
+      return detail(401, check.reason === "missing" ? "Not authenticated" : "Token Expired");
     }
     if (WRITE_METHODS.has(ctx.method) && check.user.role !== "admin") return detail(403, "Forbidden");
     return next(check.user);
@@ -314,6 +370,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       }
     }
     if (issues.length) return unprocessable(issues);
+    if (!body!.username || !body!.password) return detail(400, "Username and password must be provided");
     const user = tokens.authenticate(body!.username, body!.password);
     if (!user) return detail(401, "Invalid credentials");
     return json(201, { access_token: tokens.issue(user) });
@@ -325,8 +382,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     const limit = parseIntParam(ctx.query.get("limit"), ["query", "limit"], { default: state.config.fallbackPageLimit, min: 0 }, issues);
     const offset = parseIntParam(ctx.query.get("offset"), ["query", "offset"], { default: 0, min: 0 }, issues);
     if (issues.length) return undefined;
-    const cap = state.config.maximumPageLimit;
-    const effective = cap > 0 ? Math.min(limit, cap) : limit;
+    const effective = Math.min(limit, state.config.maximumPageLimit);
     return { items: items.slice(offset, offset + effective), total: items.length };
   }
 
@@ -416,7 +472,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   // ---- task state store ----
 
   function taskEntry(row: TaskStateRow): Record<string, unknown> {
-    return { key: row.key, value: JSON.parse(row.value), updated_at: row.updated_at.toISOString(), expires_at: row.expires_at ? row.expires_at.toISOString() : null };
+    return { key: row.key, value: storedValue(row.value), updated_at: row.updated_at.toISOString(), expires_at: row.expires_at ? row.expires_at.toISOString() : null };
   }
 
   function tiNotFound(scope: TaskScope, anyIndex: boolean): Reply {
@@ -505,7 +561,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   // ---- asset state store ----
 
   function assetEntry(row: AssetStateRow): Record<string, unknown> {
-    return { key: row.key, value: JSON.parse(row.value), updated_at: row.updated_at.toISOString(), last_updated_by: row.last_updated_by };
+    return { key: row.key, value: storedValue(row.value), updated_at: row.updated_at.toISOString(), last_updated_by: row.last_updated_by };
   }
 
   function assetStore(ctx: Ctx, rawId: string, key: string | undefined): Reply {
@@ -580,6 +636,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     },
     expireTokens() {
       tokens.expireAll();
+    },
+    rotateJwtSecret() {
+      tokens.rotateSecret();
     },
     issueToken(username) {
       const user = tokens.findUser(username);

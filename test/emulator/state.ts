@@ -2,7 +2,7 @@
  * In-memory data of the Airflow emulator: DAGs, runs, task instances, assets, and the two state
  * stores. Tests may read and change it directly (e.g. seed 10,000 entries without 10,000 requests).
  */
-import type { PyJson } from "./pyjson";
+import { pyJsonDumps, type PyJson } from "./pyjson";
 
 export interface EmulatorConfig {
   /** `[api] maximum_page_limit`: larger `limit`s are silently capped (0 = no cap). */
@@ -108,7 +108,7 @@ export interface TaskScope {
 
 export interface TaskStateRow extends TaskScope {
   key: string;
-  /** JSON text, as the metadata database stores it. */
+  /** JSON text, as the metadata database stores it (Python's `json.dumps`: exact ints, floats in repr()). */
   value: string;
   updated_at: Date;
   expires_at: Date | null;
@@ -120,6 +120,11 @@ export interface LastUpdatedBy {
   run_id: string | null;
   task_id: string | null;
   map_index: number | null;
+  /** Sent by newer Airflow versions only: absent unless a test sets them. */
+  task_instance_id?: string | null;
+  region_id?: string | null;
+  region_index?: number | null;
+  try_number?: number | null;
 }
 
 export interface AssetStateRow {
@@ -312,7 +317,7 @@ export class EmulatorState {
       task_id: scope.task_id,
       map_index: scope.map_index,
       key,
-      value: JSON.stringify(value),
+      value: pyJsonDumps(value, { allowNan: true }),
       updated_at: options.updatedAt ?? this.now(),
       expires_at: options.expiresAt === undefined ? null : options.expiresAt,
     };
@@ -370,7 +375,7 @@ export class EmulatorState {
     const row: AssetStateRow = {
       asset_id: assetId,
       key,
-      value: JSON.stringify(value),
+      value: pyJsonDumps(value, { allowNan: true }),
       updated_at: options.updatedAt ?? this.now(),
       last_updated_by: lastUpdatedBy,
     };
@@ -390,5 +395,5 @@ export class EmulatorState {
 }
 
 export function writer(kind: LastUpdatedBy["kind"], from: Partial<Omit<LastUpdatedBy, "kind">> = {}): LastUpdatedBy {
-  return { kind, dag_id: from.dag_id ?? null, run_id: from.run_id ?? null, task_id: from.task_id ?? null, map_index: from.map_index ?? null };
+  return { ...from, kind, dag_id: from.dag_id ?? null, run_id: from.run_id ?? null, task_id: from.task_id ?? null, map_index: from.map_index ?? null };
 }

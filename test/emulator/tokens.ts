@@ -28,7 +28,7 @@ function b64url(data: Buffer | string): string {
 }
 
 export class TokenIssuer {
-  private readonly secret = randomBytes(32);
+  private secret = randomBytes(32);
   /** Tokens issued before the last `expireAll()` are expired. */
   private generation = 0;
 
@@ -67,6 +67,11 @@ export class TokenIssuer {
       }),
     );
     return `${header}.${payload}.${this.sign(`${header}.${payload}`)}`;
+  }
+
+  /** A new signing key, as after a change of Airflow's JWT secret: every token issued so far no longer verifies. */
+  rotateSecret(): void {
+    this.secret = randomBytes(32);
   }
 
   /** Makes every token issued so far expired (API tokens are not affected). */

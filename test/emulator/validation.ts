@@ -2,7 +2,7 @@
  * Request validation the way FastAPI + pydantic answer it: a 422 whose `detail` is a list of
  * `{type, loc, msg}` issues. Rules follow Airflow's datamodels (state-store.md §7).
  */
-import { NonFiniteError, pyJsonDumps, type PyJson } from "./pyjson";
+import { NonFiniteError, PyFloat, pyJsonDumps, type PyJson } from "./pyjson";
 
 export interface Issue {
   type: string;
@@ -87,11 +87,28 @@ const DATETIME = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)
 
 export type ExpiresAt = { kind: "default" } | { kind: "never" } | { kind: "at"; date: Date };
 
+/**
+ * pydantic's datetime from a number (or a numeric string): seconds since the epoch, or milliseconds
+ * when its magnitude is above 2e10; always UTC, so it counts as aware.
+ */
+function epochDate(raw: unknown): Date | undefined {
+  let n: number | undefined;
+  if (typeof raw === "bigint" || typeof raw === "number") n = Number(raw);
+  else if (raw instanceof PyFloat) n = raw.value;
+  else if (typeof raw === "string" && /^-?\d+(\.\d+)?$/.test(raw)) n = Number(raw);
+  if (n === undefined || !Number.isFinite(n)) return undefined;
+  const ms = Math.abs(n) > 2e10 ? n : n * 1000;
+  const date = new Date(Math.round(ms));
+  return Number.isNaN(date.getTime()) ? undefined : date;
+}
+
 /** `expires_at: AwareDatetime | None | Literal["default"] = "default"` */
 export function parseExpiresAt(raw: unknown, present: boolean, issues: Issue[]): ExpiresAt {
   const loc = ["body", "expires_at"];
   if (!present || raw === "default") return { kind: "default" };
   if (raw === null) return { kind: "never" };
+  const epoch = epochDate(raw);
+  if (epoch) return { kind: "at", date: epoch };
   if (typeof raw === "string") {
     const m = DATETIME.exec(raw);
     if (m) {

@@ -2,8 +2,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { AirflowClient, AirflowHttpError, AuthError, CancelledError, InvalidResponseError } from "../../client/src/rest";
-import { SPARK_TI, adminClient, emulatorFor, received } from "./helpers";
+import { AirflowClient, AirflowHttpError, AuthError, CancelledError, ForbiddenError, InvalidResponseError } from "../../client/src/rest";
+import { SPARK_TI, adminClient, emulatorFor, plain, received } from "./helpers";
 
 const logins = (emu: Parameters<typeof received>[0]) => received(emu, "POST", "/auth/token");
 
@@ -65,7 +65,7 @@ describe("auth: username and password", () => {
     await client.putTaskStateEntry(SPARK_TI, "k", 1);
     await sleep(150);
     await client.patchTaskStateEntry(SPARK_TI, "k", 2);
-    assert.equal((await client.getTaskStateEntry(SPARK_TI, "k")).value, 2);
+    assert.equal(plain((await client.getTaskStateEntry(SPARK_TI, "k")).value), 2);
     assert.equal(logins(emu), 2);
     assert.equal(received(emu, "PATCH", "/state-store/k"), 2);
   });
@@ -73,12 +73,12 @@ describe("auth: username and password", () => {
   it("gives up with an AuthError when the 401 persists after one re-login", async (t) => {
     const emu = await emulatorFor(t);
     const client = adminClient(emu);
-    emu.setFault({ type: "status", status: 401, detail: "Invalid JWT token" }, { path: "/api/v2/dags" });
+    emu.setFault({ type: "status", status: 401, detail: "Token Expired" }, { path: "/api/v2/dags" });
     await assert.rejects(client.listDags(), (err: unknown) => {
       assert.ok(err instanceof AuthError);
       assert.equal(err.reason, "token-rejected");
       assert.equal(err.status, 401);
-      assert.match(err.message, /still answers 401 after signing in again as "admin" \(Invalid JWT token\)/);
+      assert.match(err.message, /still rejects the session after signing in again as "admin" \(401 Token Expired\)/);
       return true;
     });
     assert.equal(logins(emu), 2, "the first sign-in and exactly one renewal");
@@ -159,7 +159,8 @@ describe("auth: static token and none", () => {
     await assert.rejects(client.listDags(), (err: unknown) => {
       assert.ok(err instanceof AuthError);
       assert.equal(err.reason, "token-rejected");
-      assert.match(err.message, /rejected the API token \(Invalid JWT token\)/);
+      assert.equal(err.status, 403);
+      assert.match(err.message, /^The API token is not valid \(403 Invalid JWT token\): Airflow cannot verify it.*Set a new token\.$/);
       return true;
     });
     assert.equal(emu.requests.length, 1);
@@ -171,5 +172,68 @@ describe("auth: static token and none", () => {
     assert.equal((await client.getVersion()).version, "3.3.0");
     await assert.rejects(client.listAssets(), (err: unknown) => err instanceof AuthError && err.reason === "not-authenticated" && /requires authentication/.test(err.message));
     assert.equal(emu.requests.length, 2);
+  });
+});
+
+describe("auth: tokens Airflow cannot verify (403 Invalid JWT token), empty credentials", () => {
+  it("signs in again once and repeats the request after the JWT secret changed", async (t) => {
+    const emu = await emulatorFor(t);
+    const client = adminClient(emu);
+    await client.listDags();
+    emu.rotateJwtSecret();
+    emu.clearRequests();
+    assert.equal((await client.listAssets()).totalEntries, 4);
+    assert.deepEqual(
+      emu.requests.map((r) => `${r.method} ${r.path}`),
+      ["GET /api/v2/assets", "POST /auth/token", "GET /api/v2/assets"],
+    );
+  });
+
+  it("gives up after one renewal when Airflow still cannot verify the new token", async (t) => {
+    const emu = await emulatorFor(t);
+    const client = adminClient(emu);
+    emu.setFault({ type: "status", status: 403, detail: "Invalid JWT token" }, { path: "/api/v2/dags" });
+    await assert.rejects(client.listDags(), (err: unknown) => {
+      assert.ok(err instanceof AuthError);
+      assert.equal(err.reason, "token-rejected");
+      assert.match(err.message, /still rejects the session after signing in again as "admin" \(403 Invalid JWT token\)/);
+      return true;
+    });
+    assert.equal(logins(emu), 2);
+    assert.equal(received(emu, "GET", "/api/v2/dags"), 2);
+  });
+
+  it("does not sign in again for a 403 Forbidden: that is a missing permission", async (t) => {
+    const emu = await emulatorFor(t);
+    const viewer = new AirflowClient({ baseUrl: emu.url, auth: { kind: "password", username: "viewer", password: "viewer" } });
+    await assert.rejects(viewer.putTaskStateEntry(SPARK_TI, "k", 1), (err: unknown) => err instanceof ForbiddenError && !(err instanceof AuthError));
+    assert.equal(logins(emu), 1);
+    assert.equal(received(emu, "PUT", "/state-store/k"), 1);
+  });
+
+  it("says a static token Airflow cannot verify is not valid and asks for a new one, without retrying", async (t) => {
+    const emu = await emulatorFor(t);
+    const token = emu.issueToken("admin");
+    const client = new AirflowClient({ baseUrl: emu.url, auth: { kind: "token", token } });
+    await client.listDags();
+    emu.rotateJwtSecret();
+    await assert.rejects(client.listDags(), (err: unknown) => err instanceof AuthError && err.status === 403 && /^The API token is not valid \(403 Invalid JWT token\).*Set a new token\.$/.test(err.message));
+    emu.expireTokens();
+    const expired = new AirflowClient({ baseUrl: emu.url, auth: { kind: "token", token: emu.issueToken("admin") } });
+    emu.expireTokens();
+    await assert.rejects(expired.listDags(), (err: unknown) => err instanceof AuthError && err.status === 401 && /\(401 Token Expired\): it may have expired or been revoked\. Set a new token\./.test(err.message));
+    assert.equal(logins(emu), 0);
+  });
+
+  it("reports empty credentials as Airflow's 400 answer", async (t) => {
+    const emu = await emulatorFor(t);
+    const client = new AirflowClient({ baseUrl: emu.url, auth: { kind: "password", username: "admin", password: "" } });
+    await assert.rejects(client.signIn(), (err: unknown) => {
+      assert.ok(err instanceof AuthError);
+      assert.equal(err.reason, "invalid-credentials");
+      assert.equal(err.status, 400);
+      assert.equal(err.message, `Sign-in to ${emu.url} as "admin" failed: Username and password must be provided. Check the username and password.`);
+      return true;
+    });
   });
 });

@@ -10,9 +10,12 @@ import {
   UnprocessableEntityError,
   ValueValidationError,
   paginate,
+  pythonJsonLength,
   supportsStateStore,
+  type JsonValue,
 } from "../../client/src/rest";
-import { DEMO, LLM_TI, SPARK_TI, adminClient, emulatorFor, mappedTi, received, viewerClient } from "./helpers";
+import { parseLossless, stringifyLossless } from "../../client/src/rest/json";
+import { DEMO, LLM_TI, SPARK_TI, adminClient, emulatorFor, mappedTi, plain, raw, received, taskStorePath, viewerClient } from "./helpers";
 
 describe("client: browsing", () => {
   it("reads the version without signing in", async (t) => {
@@ -92,7 +95,7 @@ describe("client: task state store", () => {
     await client.putTaskStateEntry(SPARK_TI, "c", 3.5, { expiresAt: new Date("2026-07-01T00:00:00Z") });
     await client.putTaskStateEntry(SPARK_TI, "d", false, { expiresAt: "2026-07-01T02:00:00+02:00" });
     const a = await client.getTaskStateEntry(SPARK_TI, "a");
-    assert.deepEqual(a, { key: "a", value: { rows: [1, 2] }, updated_at: "2026-06-01T00:00:00.000Z", expires_at: "2026-07-01T00:00:00.000Z" });
+    assert.deepEqual(plain(a), { key: "a", value: { rows: [1, 2] }, updated_at: "2026-06-01T00:00:00.000Z", expires_at: "2026-07-01T00:00:00.000Z" });
     assert.equal((await client.getTaskStateEntry(SPARK_TI, "b")).expires_at, null);
     assert.equal((await client.getTaskStateEntry(SPARK_TI, "c")).expires_at, "2026-07-01T00:00:00.000Z");
     assert.equal((await client.getTaskStateEntry(SPARK_TI, "d")).expires_at, "2026-07-01T00:00:00.000Z");
@@ -105,7 +108,7 @@ describe("client: task state store", () => {
     ]);
 
     await client.patchTaskStateEntry(SPARK_TI, "b", { changed: true });
-    assert.deepEqual(await client.getTaskStateEntry(SPARK_TI, "b"), { key: "b", value: { changed: true }, updated_at: "2026-06-01T00:00:00.000Z", expires_at: null });
+    assert.deepEqual(plain(await client.getTaskStateEntry(SPARK_TI, "b")), { key: "b", value: { changed: true }, updated_at: "2026-06-01T00:00:00.000Z", expires_at: null });
 
     await client.deleteTaskStateEntry(SPARK_TI, "a");
     await client.deleteTaskStateEntry(SPARK_TI, "a"); // no-op the second time
@@ -118,10 +121,18 @@ describe("client: task state store", () => {
     await assert.rejects(client.getTaskStateEntry(SPARK_TI, "nope"), (err: unknown) => {
       assert.ok(err instanceof NotFoundError);
       assert.equal(err.detail, "Task state store key 'nope' not found");
-      assert.equal(err.message, "404 Not Found: Task state store key 'nope' not found");
+      assert.equal(
+        err.message,
+        `No key "nope" in the task state store of dag_id="spark_nightly", run_id="${DEMO.spark.run}", task_id="submit_spark_job". ` +
+          "Airflow answers the same when that task instance does not exist (unknown DAG, run or task, or another map index), so check it too.",
+      );
       return true;
     });
     await assert.rejects(client.patchTaskStateEntry(SPARK_TI, "nope", 1), NotFoundError);
+    // Airflow's GET of a key does not look the task instance up: a task that does not exist gets the same 404, and the message names it.
+    await assert.rejects(client.getTaskStateEntry({ ...SPARK_TI, taskId: "ghost", mapIndex: 2 }, "spark_job_id"), (err: unknown) =>
+      err instanceof NotFoundError && err.message.includes(`task_id="ghost", map_index=2`) && /task instance does not exist/.test(err.message),
+    );
     await assert.rejects(client.putTaskStateEntry({ ...SPARK_TI, taskId: "ghost" }, "k", 1), /Task instance not found/);
     const empty = await client.listTaskStateEntries({ ...SPARK_TI, runId: "ghost-run" });
     assert.deepEqual([empty.items, empty.totalEntries, empty.hasMore], [[], 0, false]);
@@ -131,7 +142,7 @@ describe("client: task state store", () => {
     const emu = await emulatorFor(t);
     const client = adminClient(emu);
     const cursor = await client.getTaskStateEntry(mappedTi(3), "cursor");
-    assert.deepEqual(cursor.value, { partition: "p3", offset: 4000 });
+    assert.deepEqual(plain(cursor.value), { partition: "p3", offset: 4000 });
     await client.putTaskStateEntry(mappedTi(5), "cursor", { partition: "p5", offset: 0 });
     assert.equal(emu.requests.at(-1)?.query.get("map_index"), "5");
     await client.clearTaskStateStore(mappedTi(1));
@@ -204,7 +215,7 @@ describe("client: key encoding", () => {
       await client.putTaskStateEntry(SPARK_TI, key, { i });
       const entry = await client.getTaskStateEntry(SPARK_TI, key);
       assert.equal(entry.key, key);
-      assert.deepEqual(entry.value, { i });
+      assert.deepEqual(plain(entry.value), { i });
       await client.patchTaskStateEntry(SPARK_TI, key, { i, patched: true });
     }
     const scope = { dag_id: DEMO.spark.dagId, run_id: DEMO.spark.run, task_id: DEMO.spark.taskId, map_index: -1 };
@@ -234,7 +245,7 @@ describe("client: key encoding", () => {
     const client = adminClient(emu);
     for (const key of keys) await client.putAssetStateEntry(2, key, key.length);
     assert.deepEqual(emu.state.assetEntries(2).map((e) => e.key).sort(), [...keys].sort());
-    for (const key of keys) assert.equal((await client.getAssetStateEntry(2, key)).value, key.length);
+    for (const key of keys) assert.equal(plain((await client.getAssetStateEntry(2, key)).value), key.length);
   });
 
   it("refuses keys that cannot be addressed: empty, '.', '..', longer than 512", async (t) => {
@@ -318,15 +329,27 @@ describe("client: paging", () => {
     const emu = await bigStore(t, 123, 40);
     const client = adminClient(emu);
     const seen: number[] = [];
-    for await (const entry of paginate((p) => client.listTaskStateEntries(TI, p), 100)) seen.push(entry.value as number);
+    for await (const entry of paginate((p) => client.listTaskStateEntries(TI, p), 100)) seen.push(plain(entry.value) as number);
     assert.deepEqual(seen, Array.from({ length: 123 }, (_, i) => i));
     assert.equal(received(emu, "GET", "/state-store"), 4); // 40 + 40 + 40 + 3
+  });
+
+  it("sends limit 0 (Airflow answers no items) and stops paging when a page comes back empty", async (t) => {
+    const emu = await bigStore(t, 5, 0);
+    const client = adminClient(emu);
+    const none = await client.listTaskStateEntries(TI, { limit: 0 });
+    assert.equal(emu.requests.at(-1)?.query.get("limit"), "0");
+    assert.deepEqual([none.items.length, none.totalEntries, none.hasMore], [0, 5, false]);
+    const seen: unknown[] = [];
+    for await (const entry of paginate((p) => client.listTaskStateEntries(TI, p), 100)) seen.push(entry);
+    assert.deepEqual(seen, [], "maximum_page_limit 0 caps every page at 0 items; paging ends instead of asking forever");
+    assert.equal(received(emu, "GET", "/state-store"), 2);
   });
 
   it("refuses a bad limit / offset before sending", async (t) => {
     const emu = await emulatorFor(t);
     const client = adminClient(emu);
-    await assert.rejects(client.listDags({ limit: 0 }), ValueValidationError);
+    await assert.rejects(client.listDags({ limit: -1 }), ValueValidationError);
     await assert.rejects(client.listDags({ offset: -1 }), ValueValidationError);
     await assert.rejects(client.listDags({ limit: 2.5 }), ValueValidationError);
     assert.equal(emu.requests.length, 0);
@@ -360,5 +383,61 @@ describe("client: construction", () => {
     assert.throws(() => new AirflowClient({ baseUrl: emu.url, maxConcurrency: 0 }), ValueValidationError);
     assert.throws(() => new AirflowClient({ baseUrl: emu.url, maxValueLength: -1 }), ValueValidationError);
     assert.equal(LLM_TI.mapIndex, undefined);
+  });
+});
+
+describe("client: numbers keep their text", () => {
+  const SPARK_PATH = taskStorePath(DEMO.spark.dagId, DEMO.spark.run, DEMO.spark.taskId);
+  const BIG = "[9007199254740993, 1.0, -0.0, 1e+16, 0.1, 123456789012345678901234567890]";
+
+  it("reads values with every number exactly as Airflow wrote it, in entries and in lists", async (t) => {
+    const emu = await emulatorFor(t);
+    const client = adminClient(emu);
+    const scope = { dag_id: DEMO.spark.dagId, run_id: DEMO.spark.run, task_id: DEMO.spark.taskId, map_index: -1 };
+    assert.equal((await raw(emu, "PUT", `${SPARK_PATH}/ids`, { body: `{"value": ${BIG}}` })).status, 204);
+    assert.equal(emu.state.getTaskEntry(scope, "ids")?.value, BIG);
+    const entry = await client.getTaskStateEntry(SPARK_TI, "ids");
+    assert.equal(stringifyLossless(entry.value), "[9007199254740993,1.0,-0.0,1e+16,0.1,123456789012345678901234567890]");
+    const listed = (await client.listTaskStateEntries(SPARK_TI)).items.find((e) => e.key === "ids");
+    assert.equal(stringifyLossless(listed?.value), stringifyLossless(entry.value));
+    assert.equal(typeof (await client.listTaskStateEntries(SPARK_TI)).totalEntries, "number", "the fields around values are plain numbers");
+  });
+
+  it("writes a value read from Airflow back unchanged", async (t) => {
+    const emu = await emulatorFor(t);
+    const client = adminClient(emu);
+    await raw(emu, "PUT", `${SPARK_PATH}/ids`, { body: '{"value": {"job": 9007199254740993, "ratio": 1.0, "zero": -0.0}}' });
+    const before = await client.getTaskStateEntry(SPARK_TI, "ids");
+    await client.patchTaskStateEntry(SPARK_TI, "ids", before.value);
+    const patch = emu.requests.find((r) => r.method === "PATCH");
+    assert.equal(patch?.body, '{"value":{"job":9007199254740993,"ratio":1.0,"zero":-0.0}}');
+    assert.equal(stringifyLossless((await client.getTaskStateEntry(SPARK_TI, "ids")).value), stringifyLossless(before.value));
+  });
+
+  it("measures a read value's length as Python writes it (1.0 stays a float, big ints stay exact)", async (t) => {
+    const emu = await emulatorFor(t, { maxValueStorageBytes: 35 });
+    const client = adminClient(emu, { maxValueLength: 35 });
+    const value = parseLossless('{"job": 9007199254740993, "r": 1.0}') as JsonValue;
+    assert.equal(pythonJsonLength(value), '{"job": 9007199254740993, "r": 1.0}'.length);
+    await client.putTaskStateEntry(SPARK_TI, "fits", value);
+    const over = parseLossless('{"job": 9007199254740993, "r": 1.25}') as JsonValue;
+    await assert.rejects(client.putTaskStateEntry(SPARK_TI, "over", over), (err: unknown) => err instanceof ValueValidationError && err.problem === "too-long");
+  });
+
+  it("takes an expiry as seconds since the epoch and sends the instant", async (t) => {
+    const emu = await emulatorFor(t);
+    const client = adminClient(emu);
+    await client.putTaskStateEntry(SPARK_TI, "e", 1, { expiresAt: 1798761600 });
+    assert.equal(JSON.parse(emu.requests.find((r) => r.method === "PUT")!.body).expires_at, "2027-01-01T00:00:00.000Z");
+    assert.equal((await client.getTaskStateEntry(SPARK_TI, "e")).expires_at, "2027-01-01T00:00:00.000Z");
+    await assert.rejects(client.putTaskStateEntry(SPARK_TI, "e", 1, { expiresAt: Number.NaN }), (err: unknown) => err instanceof ValueValidationError && err.problem === "expires-at");
+  });
+
+  it("reads the newer last_updated_by fields, try number included", async (t) => {
+    const emu = await emulatorFor(t);
+    const client = adminClient(emu);
+    emu.state.setAssetEntry(DEMO.assets.orders, "w", 1, { kind: "task", dag_id: "orders_daily", run_id: "r", task_id: "load", map_index: -1, try_number: 2, region_id: "eu", region_index: 1, task_instance_id: "0196-ti" });
+    const by = (await client.getAssetStateEntry(DEMO.assets.orders, "w")).last_updated_by;
+    assert.deepEqual([by?.try_number, by?.region_id, by?.region_index, by?.task_instance_id], [2, "eu", 1, "0196-ti"]);
   });
 });

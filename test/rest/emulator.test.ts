@@ -27,24 +27,34 @@ describe("emulator: authentication", () => {
     const bad = await raw(emu, "POST", "/auth/token", { token: null, json: { username: "admin", password: "nope" } });
     assert.equal(bad.status, 401);
     assert.deepEqual(bad.body, { detail: "Invalid credentials" });
+
+    for (const json of [{ username: "", password: "admin" }, { username: "admin", password: "" }]) {
+      const empty = await raw(emu, "POST", "/auth/token", { token: null, json });
+      assert.deepEqual([empty.status, empty.body], [400, { detail: "Username and password must be provided" }]);
+    }
   });
 
-  it("answers 401 without a token, with a bad token and with an expired one; version needs none", async (t) => {
+  it("answers 401 without a token or with an expired one, 403 for one it cannot verify; version needs none", async (t) => {
     const emu = await emulatorFor(t);
     assert.equal((await raw(emu, "GET", "/api/v2/version", { token: null })).status, 200);
     assert.deepEqual((await raw(emu, "GET", "/api/v2/version", { token: null })).body, { version: "3.3.0", git_version: ".release:3.3.0" });
     const none = await raw(emu, "GET", "/api/v2/dags", { token: null });
     assert.equal(none.status, 401);
     assert.deepEqual(none.body, { detail: "Not authenticated" });
-    assert.equal((await raw(emu, "GET", "/api/v2/dags", { token: "not-a-token" })).status, 401);
+    const malformed = await raw(emu, "GET", "/api/v2/dags", { token: "not-a-token" });
+    assert.deepEqual([malformed.status, malformed.body], [403, { detail: "Invalid JWT token" }]);
     const token = emu.issueToken("admin");
     const forged = token.slice(0, -2) + (token.endsWith("AA") ? "BB" : "AA");
-    assert.equal((await raw(emu, "GET", "/api/v2/dags", { token: forged })).status, 401);
+    assert.deepEqual((await raw(emu, "GET", "/api/v2/dags", { token: forged })).status, 403);
     assert.equal((await raw(emu, "GET", "/api/v2/dags", { token })).status, 200);
     emu.expireTokens();
     const expired = await raw(emu, "GET", "/api/v2/dags", { token });
     assert.equal(expired.status, 401);
-    assert.deepEqual(expired.body, { detail: "Token has expired" });
+    assert.deepEqual(expired.body, { detail: "Token Expired" });
+    const renewed = emu.issueToken("admin");
+    emu.rotateJwtSecret();
+    const unverifiable = await raw(emu, "GET", "/api/v2/dags", { token: renewed });
+    assert.deepEqual([unverifiable.status, unverifiable.body], [403, { detail: "Invalid JWT token" }], "a token signed with the old JWT secret");
   });
 
   it("expires tokens after the configured lifetime", async (t) => {
@@ -149,6 +159,11 @@ describe("emulator: paging", () => {
 
     emu.state.config.maximumPageLimit = 20;
     assert.equal(((await raw(emu, "GET", `${base}?limit=30`)).body as Coll).task_state_store.length, 20);
+
+    const none = (await raw(emu, "GET", `${base}?limit=0`)).body as Coll;
+    assert.deepEqual([none.task_state_store.length, none.total_entries], [0, 250], "limit 0 is allowed and answers no items");
+    emu.state.config.maximumPageLimit = 0;
+    assert.equal(((await raw(emu, "GET", base)).body as Coll).task_state_store.length, 0, "min(limit, maximum_page_limit) with a maximum of 0");
 
     const bad = await raw(emu, "GET", `${base}?limit=-1&offset=x`);
     assert.equal(bad.status, 422);
@@ -405,5 +420,70 @@ describe("emulator: fault modes", () => {
     assert.equal(last.query.get("map_index"), "-1");
     assert.equal(last.body, '{"value":1}');
     assert.equal(last.authorization, "Bearer emulator-admin-token");
+  });
+});
+
+describe("emulator: numbers, expiry as epoch seconds, nesting", () => {
+  it("keeps each number as Python does: exact ints, floats written with repr()", async (t) => {
+    const emu = await emulatorFor(t);
+    const body = '{"value": [9007199254740993, 1.0, -0.0, 1e5, 1.10, 123456789012345678901234567890, 2.5e-7, -0]}';
+    assert.equal((await raw(emu, "PUT", `${LLM_PATH}/n`, { body })).status, 204);
+    const scope = { dag_id: DEMO.llm.dagId, run_id: DEMO.llm.run, task_id: DEMO.llm.taskId, map_index: -1 };
+    assert.equal(emu.state.getTaskEntry(scope, "n")?.value, "[9007199254740993, 1.0, -0.0, 100000.0, 1.1, 123456789012345678901234567890, 2.5e-07, 0]");
+    const answer = await raw(emu, "GET", `${LLM_PATH}/n`);
+    assert.match(answer.text, /"value":\[9007199254740993,1\.0,-0\.0,100000\.0,1\.1,123456789012345678901234567890,2\.5e-07,0\]/);
+    const listed = await raw(emu, "GET", LLM_PATH);
+    assert.match(listed.text, /"key":"n","value":\[9007199254740993,1\.0,/);
+  });
+
+  it("takes expires_at as seconds since the epoch (milliseconds above 2e10, as pydantic does)", async (t) => {
+    const emu = await emulatorFor(t);
+    const expiry = async (expires_at: unknown) => {
+      assert.equal((await raw(emu, "PUT", `${LLM_PATH}/e`, { json: { value: 1, expires_at } })).status, 204);
+      return ((await raw(emu, "GET", `${LLM_PATH}/e`)).body as { expires_at: string }).expires_at;
+    };
+    assert.equal(await expiry(1798761600), "2027-01-01T00:00:00.000Z");
+    assert.equal(await expiry(1798761600.5), "2027-01-01T00:00:00.500Z");
+    assert.equal(await expiry(1798761600000), "2027-01-01T00:00:00.000Z");
+    assert.equal(await expiry("1798761600"), "2027-01-01T00:00:00.000Z");
+  });
+
+  it("answers 400 to a body nested past Python's recursion limit, as FastAPI does", async (t) => {
+    const emu = await emulatorFor(t);
+    const deep = `{"value": ${"[".repeat(10_000)}${"]".repeat(10_000)}}`;
+    const answer = await raw(emu, "PUT", `${LLM_PATH}/deep`, { body: deep });
+    assert.deepEqual([answer.status, answer.body], [400, { detail: "There was an error parsing the body" }]);
+  });
+
+  it("passes newer last_updated_by fields (task instance id, region, try) through", async (t) => {
+    const emu = await emulatorFor(t);
+    emu.state.setAssetEntry(DEMO.assets.orders, "w", 1, { ...writerOf(), try_number: 3, region_id: "eu", region_index: 0, task_instance_id: "0196-ti" });
+    const entry = (await raw(emu, "GET", `/api/v2/assets/${DEMO.assets.orders}/state-store/w`)).body as { last_updated_by: Record<string, unknown> };
+    assert.deepEqual(entry.last_updated_by, { ...writerOf(), try_number: 3, region_id: "eu", region_index: 0, task_instance_id: "0196-ti" });
+  });
+});
+
+function writerOf() {
+  return { kind: "task" as const, dag_id: "orders_daily", run_id: "r", task_id: "load", map_index: -1 };
+}
+
+describe("emulator: connection faults", () => {
+  it("closes the connection without an answer, as a restarted Airflow's kept-alive connection does", async (t) => {
+    const emu = await emulatorFor(t);
+    emu.setFault({ type: "close" }, { path: "/api/v2/dags", times: 1 });
+    await assert.rejects(raw(emu, "GET", "/api/v2/dags"), (err: unknown) => {
+      const cause = (err as { cause?: { code?: string } }).cause;
+      assert.equal(cause?.code, "UND_ERR_SOCKET");
+      return true;
+    });
+    assert.equal((await raw(emu, "GET", "/api/v2/dags")).status, 200);
+  });
+
+  it("answers with a proxy's HTML error page", async (t) => {
+    const emu = await emulatorFor(t);
+    emu.setFault({ type: "html" }, { times: 1 });
+    const page = await raw(emu, "GET", "/api/v2/dags");
+    assert.equal(page.status, 502);
+    assert.match(page.text, /^<html>[\s\S]*<title>502 Bad Gateway<\/title>/);
   });
 });

@@ -4,14 +4,16 @@ import { describe, it } from "node:test";
 import {
   AirflowClient,
   AirflowHttpError,
+  AuthError,
   CancelledError,
   InvalidResponseError,
   NetworkError,
   NotFoundError,
+  SignInError,
   TimeoutError,
 } from "../../client/src/rest";
 import { startEmulator } from "../emulator";
-import { SPARK_TI, emulatorFor, received } from "./helpers";
+import { SPARK_TI, adminClient, emulatorFor, plain, received } from "./helpers";
 
 function tokenClient(url: string, options: Partial<ConstructorParameters<typeof AirflowClient>[0]> = {}): AirflowClient {
   return new AirflowClient({ baseUrl: url, auth: { kind: "token", token: "emulator-admin-token" }, timeoutMs: 5000, ...options });
@@ -37,7 +39,7 @@ describe("faults: server errors and broken responses", () => {
     await assert.rejects(tokenClient(emu.url).listAssets(), (err: unknown) => err instanceof NotFoundError && err.detail.startsWith('{"total_entries": 3'));
   });
 
-  it("a reset connection becomes NetworkError with the socket error code", async (t) => {
+  it("a connection reset twice becomes NetworkError with the socket error code (after one retry of the PUT)", async (t) => {
     const emu = await emulatorFor(t);
     emu.setFault({ type: "reset" }, { method: "PUT" });
     const client = tokenClient(emu.url);
@@ -47,10 +49,10 @@ describe("faults: server errors and broken responses", () => {
       assert.match(err.message, /connection to Airflow at .* failed during PUT .*state-store\/k/);
       return true;
     });
-    assert.equal(received(emu, "PUT", "/state-store/k"), 1);
+    assert.equal(received(emu, "PUT", "/state-store/k"), 2);
     emu.clearFaults();
     await client.putTaskStateEntry(SPARK_TI, "k", 1);
-    assert.equal((await client.getTaskStateEntry(SPARK_TI, "k")).value, 1);
+    assert.equal(plain((await client.getTaskStateEntry(SPARK_TI, "k")).value), 1);
   });
 
   it("a server that is not there becomes NetworkError ECONNREFUSED", async () => {
@@ -160,5 +162,98 @@ describe("faults: bounded concurrency", () => {
   it("honours a configured bound (2) and lets more through with a larger one (8)", async (t) => {
     assert.equal((await peak(t, 2, 7)).server, 2);
     assert.equal((await peak(t, 8, 8)).server, 8);
+  });
+});
+
+describe("faults: a restarted Airflow, a proxy in front of it, a failing sign-in", () => {
+  it("sends an idempotent request again, once, when its kept-alive connection was closed (UND_ERR_SOCKET)", async (t) => {
+    const emu = await emulatorFor(t);
+    const client = tokenClient(emu.url);
+    await client.listDags();
+    for (const [method, call] of [
+      ["GET", () => client.listDags()],
+      ["PUT", () => client.putTaskStateEntry(SPARK_TI, "k", 1)],
+      ["DELETE", () => client.deleteTaskStateEntry(SPARK_TI, "k")],
+    ] as const) {
+      emu.clearRequests();
+      emu.setFault({ type: "close" }, { method, times: 1 });
+      await call();
+      assert.equal(emu.requests.filter((r) => r.method === method).length, 2, `${method}: the request and its one retry`);
+    }
+  });
+
+  it("does not send a PATCH again (it may have reached Airflow) and says the connection broke", async (t) => {
+    const emu = await emulatorFor(t);
+    const client = tokenClient(emu.url);
+    emu.setFault({ type: "close" }, { method: "PATCH", times: 1 });
+    await assert.rejects(client.patchTaskStateEntry(SPARK_TI, "spark_job_id", "x"), (err: unknown) => {
+      assert.ok(err instanceof NetworkError);
+      assert.equal(err.code, "UND_ERR_SOCKET");
+      assert.match(err.message, /^The connection to Airflow at .* failed during PATCH /);
+      return true;
+    });
+    assert.equal(received(emu, "PATCH", "/state-store/spark_job_id"), 1);
+  });
+
+  it("reports a refused retry as 'Cannot reach Airflow at …'", async () => {
+    const codes = ["UND_ERR_SOCKET", "ECONNREFUSED"];
+    const calls: string[] = [];
+    const fetchStub: typeof fetch = async () => {
+      const code = codes[calls.length] ?? "ECONNREFUSED";
+      calls.push(code);
+      throw new TypeError("fetch failed", { cause: Object.assign(new Error(code), { code }) });
+    };
+    const client = tokenClient("http://airflow.internal:8080", { fetch: fetchStub });
+    await assert.rejects(client.listDags(), (err: unknown) => err instanceof NetworkError && err.message === "Cannot reach Airflow at http://airflow.internal:8080 (ECONNREFUSED)");
+    assert.deepEqual(calls, ["UND_ERR_SOCKET", "ECONNREFUSED"], "one retry, no more");
+  });
+
+  it("summarises a proxy's HTML error page instead of pasting it", async (t) => {
+    const emu = await emulatorFor(t);
+    emu.setFault({ type: "html", status: 502 }, { path: "/api/v2/dags" });
+    await assert.rejects(tokenClient(emu.url).listDags(), (err: unknown) => {
+      assert.ok(err instanceof AirflowHttpError);
+      assert.equal(err.status, 502);
+      assert.equal(
+        err.message,
+        `502 Bad Gateway: an HTML page titled "502 Bad Gateway", not Airflow's JSON: a proxy or gateway in front of Airflow may have answered`,
+      );
+      assert.doesNotMatch(err.message, /<|nginx/);
+      return true;
+    });
+    emu.setFault({ type: "html", status: 200 }, { path: "/api/v2/assets" });
+    await assert.rejects(tokenClient(emu.url).listAssets(), (err: unknown) => {
+      assert.ok(err instanceof InvalidResponseError);
+      assert.match(err.message, /with an HTML page titled "200 Bad Gateway"/);
+      assert.doesNotMatch(err.bodySnippet, /</);
+      return true;
+    });
+  });
+
+  it("says that the sign-in failed when /auth/token answers 500", async (t) => {
+    const emu = await emulatorFor(t);
+    emu.setFault({ type: "status", status: 500 }, { path: "/auth/token" });
+    await assert.rejects(adminClient(emu).listDags(), (err: unknown) => {
+      assert.ok(err instanceof SignInError && err instanceof AirflowHttpError && !(err instanceof AuthError));
+      assert.equal(err.status, 500);
+      assert.equal(
+        err.message,
+        `Sign-in to ${emu.url} as "admin" failed: Airflow answered 500 Internal Server Error (Internal Server Error). The credentials were not checked.`,
+      );
+      return true;
+    });
+    assert.equal(received(emu, "GET", "/api/v2/dags"), 0);
+  });
+});
+
+describe("faults: an answer nested too deep", () => {
+  it("refuses to read a value nested deeper than 1000 levels, with that reason", async () => {
+    const body = `{"key": "k", "value": ${"[".repeat(5000)}${"]".repeat(5000)}, "updated_at": "2026-05-03T00:00:00Z", "expires_at": null}`;
+    const fetchStub: typeof fetch = async () => new Response(body, { status: 200, headers: { "Content-Type": "application/json" } });
+    await assert.rejects(tokenClient("http://airflow.internal:8080", { fetch: fetchStub }).getTaskStateEntry(SPARK_TI, "k"), (err: unknown) => {
+      assert.ok(err instanceof InvalidResponseError);
+      assert.match(err.message, /holds a value nested deeper than 1000 levels; it is not read/);
+      return true;
+    });
   });
 });

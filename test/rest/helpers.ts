@@ -1,6 +1,7 @@
 /** Shared helpers of the REST client / emulator tests (not a test file itself). */
 import type { TestContext } from "node:test";
 import { AirflowClient } from "../../client/src/rest";
+import { stringifyLossless } from "../../client/src/rest/json";
 import type { AirflowClientOptions, TaskInstanceRef } from "../../client/src/rest";
 import { DEMO, startEmulator, type EmulatorHandle, type EmulatorOptions } from "../emulator";
 
@@ -19,6 +20,11 @@ export function adminClient(emu: EmulatorHandle, options: Partial<AirflowClientO
 
 export function viewerClient(emu: EmulatorHandle, options: Partial<AirflowClientOptions> = {}): AirflowClient {
   return new AirflowClient({ baseUrl: emu.url, auth: { kind: "password", username: "viewer", password: "viewer" }, timeoutMs: 5000, ...options });
+}
+
+/** A value read through the client (numbers as LosslessNumbers) with plain numbers, for comparing with literals. */
+export function plain(value: unknown): unknown {
+  return JSON.parse(stringifyLossless(value));
 }
 
 /** Requests the emulator received with this method whose decoded path matches. */

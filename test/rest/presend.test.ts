@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { ValueValidationError, type ValueProblem } from "../../client/src/rest";
-import { SPARK_TI, adminClient, emulatorFor } from "./helpers";
+import { SPARK_TI, adminClient, emulatorFor, plain } from "./helpers";
 
 const writes = (emu: { requests: { method: string }[] }) => emu.requests.filter((r) => r.method !== "GET").length;
 
@@ -62,7 +62,7 @@ describe("pre-send checks", () => {
     // a repeated (not cyclic) reference is fine
     const shared = { x: 1 };
     await client.putTaskStateEntry(SPARK_TI, "k", { a: shared, b: shared, n: null });
-    assert.deepEqual((await client.getTaskStateEntry(SPARK_TI, "k")).value, { a: { x: 1 }, b: { x: 1 }, n: null });
+    assert.deepEqual(plain((await client.getTaskStateEntry(SPARK_TI, "k")).value), { a: { x: 1 }, b: { x: 1 }, n: null });
     assert.equal(emu.requests.filter((r) => r.method === "PUT").length, 1);
   });
 
@@ -145,7 +145,8 @@ describe("pre-send checks", () => {
       ["next week", /is not "default", null or an ISO 8601 date-time with a time zone/],
       ["2026-02-30T10:00:00Z", /is not a valid date-time/],
       [new Date("invalid"), /not a valid date/],
-      [42 as unknown as string, /must be "default", null, a Date or an ISO 8601 string/],
+      [Number.POSITIVE_INFINITY, /not a number of seconds since 1970/],
+      [true as unknown as string, /must be "default", null, a Date, seconds since the epoch or an ISO 8601 string/],
     ] as const) {
       await assert.rejects(client.putTaskStateEntry(SPARK_TI, "k", 1, { expiresAt }), rejectsWith("expires-at", pattern));
     }

@@ -12,7 +12,8 @@ import {
   type JsonValue,
 } from "../../client/src/rest";
 import { CancelledError, Semaphore } from "../../client/src/rest";
-import { pyJsonDumps, pyJsonLoads } from "../emulator";
+import { stringifyLossless } from "../../client/src/rest/json";
+import { pyJsonDumps, pyJsonLoads, type PyJson } from "../emulator";
 
 describe("pythonJsonLength", () => {
   it("equals the length of Python's json.dumps text for known outputs", () => {
@@ -33,7 +34,7 @@ describe("pythonJsonLength", () => {
       [[true, false, null, {}], "[true, false, null, {}]"],
     ];
     for (const [value, python] of known) {
-      assert.equal(pyJsonDumps(value), python, `emulator dumps of ${JSON.stringify(value)}`);
+      assert.equal(pyJsonDumps(value as PyJson), python, `emulator dumps of ${JSON.stringify(value)}`);
       assert.equal(pythonJsonLength(value), python.length, `client length of ${JSON.stringify(value)}`);
     }
   });
@@ -60,7 +61,7 @@ describe("pythonJsonLength", () => {
     for (let i = 0; i < 500; i++) {
       const value = gen(0);
       // what the server sees is the JSON text the client sends
-      const received = pyJsonLoads(JSON.stringify(value)) as JsonValue;
+      const received = pyJsonLoads(JSON.stringify(value));
       assert.equal(pythonJsonLength(value), pyJsonDumps(received).length, JSON.stringify(value));
     }
   });
@@ -76,7 +77,7 @@ describe("checkStateValue / parseStateValue", () => {
   });
 
   it("parses typed JSON text, naming NaN / Infinity tokens with their position", () => {
-    assert.deepEqual(parseStateValue('{"a": [1, 2]}'), { a: [1, 2] });
+    assert.equal(stringifyLossless(parseStateValue('{"a": [1, 2.0, 9007199254740993]}')), '{"a":[1,2.0,9007199254740993]}');
     assert.throws(
       () => parseStateValue('{\n  "score": NaN\n}'),
       (e: unknown) => e instanceof ValueValidationError && e.problem === "non-finite" && /NaN \(line 2, column 12\) is not allowed/.test(e.message),
@@ -153,5 +154,38 @@ describe("Semaphore", () => {
     aborted.abort();
     await assert.rejects(sem.acquire(aborted.signal), CancelledError);
     assert.equal(sem.inUse, 0);
+  });
+});
+
+describe("values nested deep, and numbers as text", () => {
+  const nested = (depth: number): unknown => {
+    let value: unknown = 1;
+    for (let i = 0; i < depth; i++) value = [value];
+    return value;
+  };
+
+  it("refuses a 10,000-deep value with a clear message instead of a RangeError (object and text)", () => {
+    const tooDeep = (e: unknown) => e instanceof ValueValidationError && e.problem === "too-deep" && /nested deeper than 1000 levels/.test(e.message);
+    assert.throws(() => checkStateValue(nested(10_000)), tooDeep);
+    assert.throws(() => parseStateValue(`${"[".repeat(10_000)}${"]".repeat(10_000)}`), tooDeep);
+    assert.throws(() => parseStateValue(`${'{"a":'.repeat(10_000)}1${"}".repeat(10_000)}`), tooDeep);
+    assert.throws(() => checkStateValue(nested(1001)), tooDeep);
+    assert.equal(checkStateValue(nested(1000)).length, 2001, "1000 levels are still fine");
+    assert.equal(stringifyLossless(parseStateValue(`${"[".repeat(1000)}${"]".repeat(1000)}`)).length, 2000);
+    assert.equal(parseStateValue('"[[[[[[[[[[[[[[[[[[[[[[[[[[[["'), "[[[[[[[[[[[[[[[[[[[[[[[[[[[[", "brackets in a string do not count");
+  });
+
+  it("keeps each number's text and measures it as Python writes it back", () => {
+    const value = parseStateValue("[1.0, -0.0, 1e5, 1.10, -0, 9007199254740993, 2.5E-7]");
+    assert.equal(stringifyLossless(value), "[1.0,-0.0,1e5,1.10,-0,9007199254740993,2.5E-7]");
+    const python = "[1.0, -0.0, 100000.0, 1.1, 0, 9007199254740993, 2.5e-07]";
+    assert.equal(pyJsonDumps(pyJsonLoads(stringifyLossless(value))), python, "the emulator, standing for Python, agrees");
+    assert.equal(pythonJsonLength(value), python.length);
+  });
+
+  it("refuses what Python cannot read: a float beyond the double range, an int over 4300 digits", () => {
+    assert.throws(() => parseStateValue("[1e400]"), (e: unknown) => e instanceof ValueValidationError && e.problem === "non-finite" && /1e400 at \$\[0\] is too large for a float/.test(e.message));
+    assert.equal(stringifyLossless(parseStateValue(`1${"0".repeat(400)}`)), `1${"0".repeat(400)}`, "a long int is exact in Python");
+    assert.throws(() => parseStateValue(`{"n": 1${"0".repeat(4300)}}`), /integer at \$\.n has 4301 digits/);
   });
 });

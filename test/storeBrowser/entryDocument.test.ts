@@ -13,6 +13,7 @@ import {
   saveEntry,
   type EntryAddress,
 } from "../../client/src/storeBrowser/entryDocument";
+import { plain, taskStorePath } from "../rest/helpers";
 import { DEMO, emulatorFor } from "./helpers";
 
 const NOW = new Date("2026-05-03T12:00:00Z");
@@ -103,7 +104,7 @@ describe("entry documents: saving against the emulator", () => {
     assert.ok(expiresAt, "the demo entry has an expiry");
     const token = expiryToken(expiresAt);
     const patched = await saveEntry(client, LLM, planSave(LLM, edited(text, '{"completed": 12000}'), token, 65535, NOW));
-    assert.deepEqual(patched.value, { completed: 12000 });
+    assert.deepEqual(plain(patched.value), { completed: 12000 });
     assert.equal("expires_at" in patched && patched.expires_at, expiresAt, "PATCH kept the expiry");
     assert.equal(emu.requests.filter((r) => r.method === "PATCH").length, 1);
     const put = await saveEntry(client, LLM, planSave(LLM, edited(text, "1", "2030-01-01T00:00:00Z"), token, 65535, NOW));
@@ -141,5 +142,51 @@ describe("entry documents: saving against the emulator", () => {
     const saved = await saveEntry(admin(emu.url), ORDERS_ASSET, planSave(ORDERS_ASSET, '"2026-05-03T00:00:00+00:00"', undefined, 65535, NOW));
     assert.equal(saved.value, "2026-05-03T00:00:00+00:00");
     assert.equal("last_updated_by" in saved && saved.last_updated_by?.kind, "api");
+  });
+});
+
+describe("entry documents: numbers keep their text", () => {
+  const SCOPE = { dag_id: DEMO.spark.dagId, run_id: DEMO.spark.run, task_id: DEMO.spark.taskId, map_index: -1 };
+  const STORED = '{"job_id": 9007199254740993, "ratio": 1.0, "offset": -0.0, "tries": [1, 2]}';
+
+  async function storedEntry(t: Parameters<typeof emulatorFor>[0]) {
+    const emu = await emulatorFor(t);
+    const put = await fetch(`${emu.url}${taskStorePath(DEMO.spark.dagId, DEMO.spark.run, DEMO.spark.taskId)}/spark_job_id`, {
+      method: "PUT",
+      headers: { Authorization: "Bearer emulator-admin-token", "Content-Type": "application/json" },
+      body: `{"value": ${STORED}, "expires_at": null}`,
+    });
+    assert.equal(put.status, 204);
+    const client = admin(emu.url);
+    const entry = await readEntry(client, SPARK);
+    return { emu, client, entry, text: renderEntryDocument(SPARK, entry) };
+  }
+
+  it("shows 9007199254740993, 1.0 and -0.0 as Airflow holds them", async (t) => {
+    const { text } = await storedEntry(t);
+    assert.match(text, /\n\{\n {2}"job_id": 9007199254740993,\n {2}"ratio": 1\.0,\n {2}"offset": -0\.0,/);
+  });
+
+  it("saved without edits, sends exactly the value Airflow returned", async (t) => {
+    const { emu, client, text } = await storedEntry(t);
+    const answered = await fetch(`${emu.url}${taskStorePath(DEMO.spark.dagId, DEMO.spark.run, DEMO.spark.taskId)}/spark_job_id`, {
+      headers: { Authorization: "Bearer emulator-admin-token" },
+    }).then((r) => r.text());
+    const returnedValue = /"value":(.*),"updated_at"/.exec(answered)?.[1];
+    await saveEntry(client, SPARK, planSave(SPARK, text, "never", 65535, NOW));
+    const patch = emu.requests.find((r) => r.method === "PATCH");
+    assert.equal(patch?.body, `{"value":${returnedValue}}`);
+    assert.equal(emu.state.getTaskEntry(SCOPE, "spark_job_id")?.value, STORED, "what Airflow stores did not change");
+  });
+
+  it("saved after editing another field, writes the other numbers back unchanged", async (t) => {
+    const { emu, client, text } = await storedEntry(t);
+    await saveEntry(client, SPARK, planSave(SPARK, text.replace('"tries": [\n    1,\n    2\n  ]', '"tries": [1, 2, 3]'), "never", 65535, NOW));
+    assert.equal(emu.state.getTaskEntry(SCOPE, "spark_job_id")?.value, '{"job_id": 9007199254740993, "ratio": 1.0, "offset": -0.0, "tries": [1, 2, 3]}');
+  });
+
+  it("refuses a value nested 10,000 deep with the reason, not a RangeError", () => {
+    const text = `// expires_at: never\n${"[".repeat(10_000)}${"]".repeat(10_000)}\n`;
+    assert.throws(() => planSave(SPARK, text, "never", 65535, NOW), (e: unknown) => e instanceof EntryDocumentError && /nested deeper than 1000 levels/.test(e.message));
   });
 });

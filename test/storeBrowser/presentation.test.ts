@@ -2,7 +2,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { COMMANDS } from "../../client/src/storeBrowser/commandIds";
-import { expiryText, isActiveState, taskInstanceDescription, updatedText, valuePreview, writerText } from "../../client/src/storeBrowser/format";
+import { parseStateValue } from "../../client/src/rest/validate";
+import { expiryText, isActiveState, taskInstanceDescription, updatedText, valuePreview, valueText, writerText } from "../../client/src/storeBrowser/format";
 import type { EnvironmentNode, StoreNode, TaskEntryNode, TaskInstanceNode } from "../../client/src/storeBrowser/nodes";
 import { treeItemOf } from "../../client/src/storeBrowser/presentation";
 import { statusOf } from "../../client/src/storeBrowser/status";
@@ -19,6 +20,12 @@ describe("format", () => {
     const long = valuePreview({ rows: Array.from({ length: 100_000 }, (_, i) => i) }, 20);
     assert.equal(long, '{"rows": [0, 1, 2, …');
     assert.equal(long.length, 20);
+  });
+
+  it("previews and copies numbers as Airflow wrote them", () => {
+    const value = parseStateValue('{"job": 9007199254740993, "ratio": 1.0, "zero": -0.0}');
+    assert.equal(valuePreview(value), '{"job": 9007199254740993, "ratio": 1.0, "zero": -0.0}');
+    assert.equal(valueText(value), '{\n  "job": 9007199254740993,\n  "ratio": 1.0,\n  "zero": -0.0\n}');
   });
 
   it("says when an entry expires, expired, or never does", () => {
@@ -39,6 +46,11 @@ describe("format", () => {
       "task partition_backfill.process_partition [2] (run r1)",
     );
     assert.equal(writerText({ kind: "task", dag_id: "d", task_id: "t", map_index: -1 }), "task d.t");
+    assert.equal(
+      writerText({ kind: "task", dag_id: "d", run_id: "r1", task_id: "t", map_index: 2, try_number: 3, region_id: "eu", task_instance_id: "0196" }),
+      "task d.t [2] try 3 (run r1)",
+      "newer Airflow versions send the try number",
+    );
     assert.equal(writerText({ kind: "watcher" }), "asset watcher");
     assert.equal(writerText({ kind: "api" }), "REST API");
     assert.equal(writerText(null), "unknown writer");

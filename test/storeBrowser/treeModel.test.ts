@@ -7,6 +7,7 @@ import type { LoadMoreNode, MessageNode, StoreNode, TaskEntryNode, TaskInstanceN
 import { treeItemOf } from "../../client/src/storeBrowser/presentation";
 import { StoreTreeModel } from "../../client/src/storeBrowser/treeModel";
 import { startEmulator } from "../emulator";
+import { plain } from "../rest/helpers";
 import { DEMO, MemorySecrets, emulatorFor, labels, modelFor, passwordEnv, pathTo, settingsWith, signedIn } from "./helpers";
 
 const message = (nodes: StoreNode[]): MessageNode => {
@@ -54,7 +55,7 @@ describe("tree model: browsing", () => {
     const third = tis.find((n) => n.kind === "taskInstance" && n.ref.mapIndex === 3) as TaskInstanceNode;
     assert.equal(third.ti.state, "up_for_retry");
     const entries = (await model.getChildren(third)) as TaskEntryNode[];
-    assert.deepEqual(entries.map((e) => [e.entry.key, e.entry.value]), [
+    assert.deepEqual(entries.map((e) => [e.entry.key, plain(e.entry.value)]), [
       ["cursor", { partition: "p3", offset: 4000 }],
       ["rows_done", 1000],
     ]);
@@ -207,7 +208,8 @@ describe("tree model: empty and error states", () => {
     connections.health.onDidChange((name) => heard.push(name));
     const ti = await pathTo(model, "local", "DAGs", "spark_nightly", DEMO.spark.run, DEMO.spark.taskId);
     assert.deepEqual(labels(await model.getChildren(ti)), ["spark_job_id"]);
-    emu.setFault({ type: "reset" }, { path: /state-store$/, times: 1 });
+    // Twice: the client sends a read once more when its connection was reset.
+    emu.setFault({ type: "reset" }, { path: /state-store$/, times: 2 });
     await model.refresh(ti);
     const [reason, kept, ...rest] = await model.getChildren(ti);
     assert.equal(rest.length, 0);
@@ -262,7 +264,8 @@ describe("tree model: empty and error states", () => {
     const emu = await emulatorFor(t);
     const { connections } = await signedIn(emu);
     const model = new StoreTreeModel(connections);
-    emu.setFault({ type: "reset" }, { path: "/api/v2/dags", times: 1 });
+    // Twice: the request and the one retry of an idempotent request on a broken connection.
+    emu.setFault({ type: "reset" }, { path: "/api/v2/dags", times: 2 });
     const dags = await pathTo(model, "local", "DAGs");
     const item = message(await model.getChildren(dags));
     assert.match(item.text, /The connection to Airflow at .* failed/);
@@ -294,6 +297,16 @@ describe("tree model: empty and error states", () => {
     assert.equal(item.text, "Airflow answered 500 Internal Server Error: database is locked");
     assert.equal(item.severity, "error");
     assert.equal((await model.getChildren(await pathTo(model, "local", "Assets"))).length, 4);
+  });
+
+  it("a 500 from the sign-in says that the sign-in failed, with Retry", async (t) => {
+    const emu = await emulatorFor(t);
+    const model = await modelFor(emu);
+    emu.setFault({ type: "status", status: 500 }, { path: "/auth/token", times: 1 });
+    const dags = await pathTo(model, "local", "DAGs");
+    const item = message(await model.getChildren(dags));
+    assert.equal(item.text, `Sign-in to ${emu.url} as "admin" failed: Airflow answered 500 Internal Server Error (Internal Server Error). The credentials were not checked.`);
+    assert.equal(item.action?.command, COMMANDS.refresh);
   });
 
   it("Airflow below 3.3 is flagged on the environment", async (t) => {

@@ -1,10 +1,11 @@
 /**
  * Authentication: username/password exchanged for a JWT at `POST /auth/token` (renewed once,
- * silently, when a request gets a 401 because the token expired), a static bearer token
- * (managed deployments), or none.
+ * silently, when Airflow rejects the session: 401 for an expired token, 403 "Invalid JWT token"
+ * for one it cannot verify, e.g. after its JWT secret changed), a static bearer token (managed
+ * deployments), or none.
  */
-import { AuthError, CancelledError, InvalidResponseError } from "./errors";
-import { errorDetail, errorFromResponse, parseJson, type HttpResponse, type HttpTransport } from "./http";
+import { AuthError, CancelledError, formatDetail, InvalidResponseError, SignInError, statusText } from "./errors";
+import { errorDetail, parseJson, type HttpResponse, type HttpTransport } from "./http";
 import type { AuthConfig, RequestOptions } from "./types";
 
 export interface Authenticator {
@@ -12,11 +13,12 @@ export interface Authenticator {
   /** The `Authorization` header for the next request; may sign in first. */
   authorization(options?: RequestOptions): Promise<string | undefined>;
   /**
-   * Called once after a 401 with the header that was rejected. Resolves true when the request
-   * should be retried (a new token was obtained, or another request already renewed it).
+   * Called once after Airflow rejected the session (see `sessionRejected`) with the header that was
+   * sent. Resolves true when the request should be retried (a new token was obtained, or another
+   * request already renewed it).
    */
-  renewAfter401(rejected: string | undefined, options?: RequestOptions): Promise<boolean>;
-  /** The error for a 401 that is final. */
+  renewAfterRejection(rejected: string | undefined, options?: RequestOptions): Promise<boolean>;
+  /** The error for a rejection that is final. */
   rejected(res: HttpResponse, afterRenewal: boolean): AuthError;
   /** Forgets any token obtained by signing in. */
   signOut(): void;
@@ -35,6 +37,19 @@ export function createAuthenticator(config: AuthConfig | undefined, transport: H
   }
 }
 
+/** The detail Airflow sends with a 403 for a token it cannot verify (as opposed to "Forbidden"). */
+const INVALID_TOKEN = "invalid jwt token";
+
+function isInvalidToken(res: HttpResponse): boolean {
+  const detail = errorDetail(res);
+  return res.status === 403 && typeof detail === "string" && detail.trim().toLowerCase() === INVALID_TOKEN;
+}
+
+/** Whether Airflow refused the credentials of a request: 401, or 403 "Invalid JWT token" (not a missing permission). */
+export function sessionRejected(res: HttpResponse): boolean {
+  return res.status === 401 || isInvalidToken(res);
+}
+
 /** Exchanges a username and password for an access token (`POST /auth/token` → 201 `{access_token}`). */
 export async function requestToken(
   transport: HttpTransport,
@@ -49,19 +64,24 @@ export async function requestToken(
     signal: options.signal,
     timeoutMs: options.timeoutMs,
   });
-  if (res.status === 401 || res.status === 403) {
+  const failed = `Sign-in to ${transport.baseUrl} as "${username}" failed`;
+  if (res.status === 400 || res.status === 401 || res.status === 403) {
+    // 400 is Airflow's answer to an empty username or password, 401 to wrong ones.
     const detail = errorDetail(res);
-    const why = typeof detail === "string" && detail ? detail : "invalid credentials";
-    throw new AuthError(
-      "invalid-credentials",
-      `Sign-in to ${transport.baseUrl} as "${username}" failed: ${why}. Check the username and password.`,
+    const why = typeof detail === "string" && detail ? detail.replace(/\.$/, "") : "invalid credentials";
+    throw new AuthError("invalid-credentials", `${failed}: ${why}. Check the username and password.`, res.status, detail, res.method, res.target);
+  }
+  if (res.status < 200 || res.status >= 300) {
+    const detail = errorDetail(res);
+    const text = formatDetail(detail);
+    throw new SignInError(
       res.status,
       detail,
       res.method,
       res.target,
+      `${failed}: Airflow answered ${res.status} ${statusText(res.status)}${text ? ` (${text})` : ""}. The credentials were not checked.`,
     );
   }
-  if (res.status < 200 || res.status >= 300) throw errorFromResponse(res);
   const body = parseJson(res) as { access_token?: unknown } | null;
   if (!body || typeof body.access_token !== "string" || !body.access_token) {
     throw new InvalidResponseError(`POST /auth/token answered without an access_token`, res.status, res.text);
@@ -109,7 +129,7 @@ export class PasswordAuthenticator implements Authenticator {
     return raceAbort(this.pending, options.signal);
   }
 
-  async renewAfter401(rejected: string | undefined, options: RequestOptions = {}): Promise<boolean> {
+  async renewAfterRejection(rejected: string | undefined, options: RequestOptions = {}): Promise<boolean> {
     if (this.token !== undefined && rejected !== `Bearer ${this.token}`) return true; // already renewed by another request
     this.token = undefined;
     await this.signIn(options);
@@ -119,8 +139,8 @@ export class PasswordAuthenticator implements Authenticator {
   rejected(res: HttpResponse, afterRenewal: boolean): AuthError {
     const detail = errorDetail(res);
     const message = afterRenewal
-      ? `Airflow still answers 401 after signing in again as "${this.username}" (${describe(detail)}).`
-      : `Airflow rejected the session of "${this.username}" (${describe(detail)}).`;
+      ? `Airflow still rejects the session after signing in again as "${this.username}" (${describe(res, detail)}).`
+      : `Airflow rejected the session of "${this.username}" (${describe(res, detail)}).`;
     return new AuthError("token-rejected", message, res.status, detail, res.method, res.target);
   }
 
@@ -137,15 +157,18 @@ export class StaticTokenAuthenticator implements Authenticator {
     return `Bearer ${this.token}`;
   }
 
-  async renewAfter401(): Promise<boolean> {
+  async renewAfterRejection(): Promise<boolean> {
     return false;
   }
 
   rejected(res: HttpResponse): AuthError {
     const detail = errorDetail(res);
+    const why = isInvalidToken(res)
+      ? "Airflow cannot verify it: it is malformed or was signed with another key (issued by another deployment, or before Airflow's JWT secret changed)"
+      : "it may have expired or been revoked";
     return new AuthError(
       "token-rejected",
-      `Airflow rejected the API token (${describe(detail)}): it may have expired or been revoked. Set a new token.`,
+      `The API token is not valid (${describe(res, detail)}): ${why}. Set a new token.`,
       res.status,
       detail,
       res.method,
@@ -161,14 +184,14 @@ export class NoAuthenticator implements Authenticator {
   async authorization(): Promise<undefined> {
     return undefined;
   }
-  async renewAfter401(): Promise<boolean> {
+  async renewAfterRejection(): Promise<boolean> {
     return false;
   }
   rejected(res: HttpResponse): AuthError {
     const detail = errorDetail(res);
     return new AuthError(
       "not-authenticated",
-      `Airflow requires authentication (${describe(detail)}): configure a username and password or an API token.`,
+      `Airflow requires authentication (${describe(res, detail)}): configure a username and password or an API token.`,
       res.status,
       detail,
       res.method,
@@ -178,9 +201,9 @@ export class NoAuthenticator implements Authenticator {
   signOut(): void {}
 }
 
-function describe(detail: unknown): string {
-  if (typeof detail === "string" && detail) return detail;
-  return "401 Unauthorized";
+function describe(res: HttpResponse, detail: unknown): string {
+  if (typeof detail === "string" && detail) return `${res.status} ${detail}`;
+  return `${res.status} ${statusText(res.status)}`;
 }
 
 function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {

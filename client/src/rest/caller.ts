@@ -1,8 +1,9 @@
 /**
- * Authenticated API calls: adds the Authorization header, renews a password session once on a
- * 401 and retries the request once, and turns error statuses into typed errors.
+ * Authenticated API calls: adds the Authorization header, renews a password session once when
+ * Airflow rejects it (401, or 403 "Invalid JWT token") and retries the request once, and turns
+ * error statuses into typed errors.
  */
-import type { Authenticator } from "./auth";
+import { sessionRejected, type Authenticator } from "./auth";
 import { errorFromResponse, parseJson, type HttpRequest, type HttpResponse, type HttpTransport } from "./http";
 
 export interface ApiRequest extends Omit<HttpRequest, "headers"> {
@@ -24,14 +25,14 @@ export class ApiCaller {
     const options = { signal: req.signal, timeoutMs: req.timeoutMs };
     let header = authenticated ? await this.auth.authorization(options) : undefined;
     let res = await this.transport.send(withAuth(req, header));
-    if (res.status === 401 && authenticated) {
+    if (authenticated && sessionRejected(res)) {
       let renewed = false;
-      if (await this.auth.renewAfter401(header, options)) {
+      if (await this.auth.renewAfterRejection(header, options)) {
         renewed = true;
         header = await this.auth.authorization(options);
         res = await this.transport.send(withAuth(req, header));
       }
-      if (res.status === 401) throw this.auth.rejected(res, renewed);
+      if (sessionRejected(res)) throw this.auth.rejected(res, renewed);
     }
     if (res.status < 200 || res.status >= 300) throw errorFromResponse(res);
     return res;

@@ -56,6 +56,9 @@ export class AuthError extends AirflowHttpError {
   }
 }
 
+/** `POST /auth/token` answered an error other than a refusal of the credentials (e.g. 500): they were not checked. */
+export class SignInError extends AirflowHttpError {}
+
 /** 403: the user is signed in but not allowed to do this (e.g. a read-only user writing). */
 export class ForbiddenError extends AirflowHttpError {}
 
@@ -116,6 +119,7 @@ export type ValueProblem =
   | "non-finite"
   | "not-json"
   | "cycle"
+  | "too-deep"
   | "too-long"
   | "syntax"
   | "key"

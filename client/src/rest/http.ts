@@ -14,6 +14,7 @@ import {
   UnprocessableEntityError,
   ValueValidationError,
 } from "./errors";
+import { JsonTooDeepError, MAX_VALUE_DEPTH, parseLossless, stringifyLossless } from "./json";
 import { Semaphore } from "./semaphore";
 import type { FetchLike } from "./types";
 
@@ -25,7 +26,7 @@ export interface HttpRequest {
   /** Path below the base URL, already percent-encoded, starting with `/`. */
   path: string;
   query?: Record<string, QueryValue>;
-  /** Serialised as JSON when present. */
+  /** Serialised as JSON when present (LosslessNumbers as their exact text). */
   json?: unknown;
   headers?: Record<string, string>;
   signal?: AbortSignal;
@@ -88,9 +89,17 @@ export class HttpTransport {
   /**
    * Sends one request and reads the whole body. Resolves for every HTTP status; rejects only with
    * CancelledError, TimeoutError or NetworkError. The timeout starts once a concurrency slot is taken.
+   * An idempotent request whose connection was closed under it is sent once more (see STALE_CONNECTION).
    */
   send(req: HttpRequest): Promise<HttpResponse> {
-    return this.semaphore.run(() => this.exchange(req), req.signal);
+    return this.semaphore.run(async () => {
+      try {
+        return await this.exchange(req);
+      } catch (err) {
+        if (!(err instanceof NetworkError) || !err.code || !STALE_CONNECTION.has(err.code) || !IDEMPOTENT.has(req.method)) throw err;
+        return this.exchange(req);
+      }
+    }, req.signal);
   }
 
   private async exchange(req: HttpRequest): Promise<HttpResponse> {
@@ -111,7 +120,7 @@ export class HttpTransport {
     const headers: Record<string, string> = { Accept: "application/json", ...this.headers, ...(req.headers ?? {}) };
     let body: string | undefined;
     if (req.json !== undefined) {
-      body = JSON.stringify(req.json);
+      body = stringifyLossless(req.json);
       headers["Content-Type"] = "application/json";
     }
     try {
@@ -170,6 +179,14 @@ function errorCode(err: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * Errors of a connection that broke before any answer came: what a kept-alive connection gives
+ * when Airflow restarted since its last request. A new connection usually works; the request may
+ * have reached the server, so only idempotent ones are sent again.
+ */
+const STALE_CONNECTION = new Set(["UND_ERR_SOCKET", "ECONNRESET", "EPIPE"]);
+const IDEMPOTENT = new Set<string>(["GET", "PUT", "DELETE"]);
+
 const UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL"]);
 
 function toNetworkError(err: unknown, baseUrl: string, method: string, target: string): NetworkError {
@@ -187,15 +204,43 @@ export function parseJson(res: HttpResponse): unknown {
   try {
     return JSON.parse(res.text);
   } catch {
-    throw new InvalidResponseError(
-      `Airflow sent a response that is not valid JSON for ${res.method} ${res.target} (status ${res.status})`,
-      res.status,
-      res.text,
-    );
+    throw notJson(res);
   }
 }
 
-/** The `detail` of an error body, or the body text when it is not JSON. */
+/** Parses a success body keeping each number's exact text (LosslessNumber): for bodies that carry state store values. */
+export function parseJsonLossless(res: HttpResponse): unknown {
+  try {
+    return parseLossless(res.text);
+  } catch (err) {
+    if (err instanceof JsonTooDeepError) {
+      throw new InvalidResponseError(
+        `Airflow's answer to ${res.method} ${res.target} holds a value nested deeper than ${MAX_VALUE_DEPTH} levels; it is not read`,
+        res.status,
+        res.text,
+      );
+    }
+    throw notJson(res);
+  }
+}
+
+function notJson(res: HttpResponse): InvalidResponseError {
+  const html = htmlSummary(res);
+  if (html) {
+    return new InvalidResponseError(
+      `The server answered ${res.method} ${res.target} (status ${res.status}) with ${html}`,
+      res.status,
+      html,
+    );
+  }
+  return new InvalidResponseError(
+    `Airflow sent a response that is not valid JSON for ${res.method} ${res.target} (status ${res.status})`,
+    res.status,
+    res.text,
+  );
+}
+
+/** The `detail` of an error body, or the body text when it is not JSON (an HTML page is summarised). */
 export function errorDetail(res: HttpResponse): unknown {
   if (!res.text) return undefined;
   try {
@@ -203,9 +248,39 @@ export function errorDetail(res: HttpResponse): unknown {
     if (body && typeof body === "object" && "detail" in body) return (body as { detail: unknown }).detail;
     return body;
   } catch {
+    const html = htmlSummary(res);
+    if (html) return html;
     const text = res.text.trim();
     return text.length > 300 ? text.slice(0, 300) + "…" : text;
   }
+}
+
+const TITLE_LENGTH = 120;
+
+/**
+ * One line for an HTML page where Airflow's JSON was expected (a proxy's error page, a sign-on
+ * page): its title, not its markup. Undefined when the body is not HTML.
+ */
+export function htmlSummary(res: Pick<HttpResponse, "text" | "contentType">): string | undefined {
+  const head = res.text.slice(0, 1024).trimStart().toLowerCase();
+  const isHtml = res.contentType.toLowerCase().includes("text/html") || head.startsWith("<!doctype html") || head.startsWith("<html");
+  if (!isHtml) return undefined;
+  const title = elementText(res.text, "title") ?? elementText(res.text, "h1");
+  const from = "not Airflow's JSON: a proxy or gateway in front of Airflow may have answered";
+  return title ? `an HTML page titled "${title}", ${from}` : `an HTML page, ${from}`;
+}
+
+/** The text inside the first `<name …>…</name>`, tags removed, spaces collapsed, shortened. */
+function elementText(html: string, name: string): string | undefined {
+  const lower = html.toLowerCase();
+  const open = lower.indexOf(`<${name}`);
+  if (open < 0) return undefined;
+  const start = lower.indexOf(">", open);
+  const end = lower.indexOf(`</${name}`, start);
+  if (start < 0 || end < 0) return undefined;
+  const text = html.slice(start + 1, end).replace(/<[^>]*>/g, " ").replace(/\s+/g, " ").trim();
+  if (!text) return undefined;
+  return text.length > TITLE_LENGTH ? `${text.slice(0, TITLE_LENGTH - 1)}…` : text;
 }
 
 /** The typed error for a non-2xx response (401 is handled by the caller, which knows the auth kind). */

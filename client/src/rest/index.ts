@@ -13,6 +13,7 @@ export {
   InvalidResponseError,
   NetworkError,
   NotFoundError,
+  SignInError,
   TimeoutError,
   UnprocessableEntityError,
   ValueValidationError,

@@ -3,8 +3,9 @@
  * before anything is sent; keys are percent-encoded as one segment (they may contain `/`).
  */
 import { ApiCaller, seg } from "./caller";
-import { InvalidResponseError, ValueValidationError } from "./errors";
-import { parseJson, type HttpResponse } from "./http";
+import { InvalidResponseError, NotFoundError, ValueValidationError } from "./errors";
+import { parseJsonLossless, type HttpResponse } from "./http";
+import { withPlainNumbers } from "./json";
 import { pageQuery, toPage } from "./paging";
 import type {
   AssetStateEntry,
@@ -53,23 +54,45 @@ export async function listTaskStateEntries(
     signal: params.signal,
     timeoutMs: params.timeoutMs,
   });
-  return toPage<TaskStateEntry>(parseJson(res), "task_state_store", params.offset ?? 0, res);
+  return entriesPage<TaskStateEntry>(res, "task_state_store", params.offset ?? 0);
 }
 
-/** `GET …/state-store/{key}` — NotFoundError when the key is absent. */
+/** `GET …/state-store/{key}` — NotFoundError when the key is absent (or its task instance does not exist). */
 export async function getTaskStateEntry(
   api: ApiCaller,
   ti: TaskInstanceRef,
   key: string,
   options: RequestOptions = {},
 ): Promise<TaskStateEntry> {
-  const res = await api.send({
-    method: "GET",
-    path: `${taskBase(ti)}/${seg(checkKey(key))}`,
-    query: { map_index: mapIndexOf(ti) },
-    ...options,
-  });
-  return entryOf<TaskStateEntry>(res);
+  const path = `${taskBase(ti)}/${seg(checkKey(key))}`;
+  const mapIndex = mapIndexOf(ti);
+  try {
+    return entryOf<TaskStateEntry>(await api.send({ method: "GET", path, query: { map_index: mapIndex }, ...options }));
+  } catch (err) {
+    throw absentKey(err, ti, key);
+  }
+}
+
+/** `dag_id="…", run_id="…", task_id="…"[, map_index=N]`: a task instance as a message names it. */
+export function taskInstanceText(ti: TaskInstanceRef): string {
+  const mapIndex = ti.mapIndex ?? -1;
+  return `dag_id=${JSON.stringify(ti.dagId)}, run_id=${JSON.stringify(ti.runId)}, task_id=${JSON.stringify(ti.taskId)}${mapIndex >= 0 ? `, map_index=${mapIndex}` : ""}`;
+}
+
+/**
+ * Airflow's routes for one key do not look the task instance up: a key of a DAG, run or task
+ * instance that does not exist is answered like an absent key. The message says both.
+ */
+function absentKey(err: unknown, ti: TaskInstanceRef, key: string): unknown {
+  if (!(err instanceof NotFoundError) || /task instance not found/i.test(err.detail)) return err;
+  return new NotFoundError(
+    err.status,
+    err.rawDetail,
+    err.method,
+    err.path,
+    `No key ${JSON.stringify(key)} in the task state store of ${taskInstanceText(ti)}. ` +
+      `Airflow answers the same when that task instance does not exist (unknown DAG, run or task, or another map index), so check it too.`,
+  );
 }
 
 export interface PutTaskStateOptions extends RequestOptions {
@@ -110,7 +133,11 @@ export async function patchTaskStateEntry(
   const path = `${taskBase(ti)}/${seg(checkKey(key))}`;
   const mapIndex = mapIndexOf(ti);
   checkStateValue(value, { maxLength: api.maxValueLength });
-  await api.ignoreBody({ method: "PATCH", path, query: { map_index: mapIndex }, json: { value }, ...options });
+  try {
+    await api.ignoreBody({ method: "PATCH", path, query: { map_index: mapIndex }, json: { value }, ...options });
+  } catch (err) {
+    throw absentKey(err, ti, key);
+  }
 }
 
 /** `DELETE …/state-store/{key}` — no-op when the key is absent. */
@@ -166,7 +193,7 @@ export async function listAssetStateEntries(
     signal: params.signal,
     timeoutMs: params.timeoutMs,
   });
-  return toPage<AssetStateEntry>(parseJson(res), "asset_state_store", params.offset ?? 0, res);
+  return entriesPage<AssetStateEntry>(res, "asset_state_store", params.offset ?? 0);
 }
 
 /** `GET /api/v2/assets/{id}/state-store/{key}` */
@@ -199,9 +226,29 @@ export async function clearAssetStateStore(api: ApiCaller, assetId: number, opti
 }
 
 function entryOf<T extends { key: string }>(res: HttpResponse): T {
-  const body = parseJson(res) as T | null;
-  if (!body || typeof body !== "object" || typeof body.key !== "string" || !("value" in body)) {
+  const entry = readEntry<T>(parseJsonLossless(res));
+  if (!entry) {
     throw new InvalidResponseError(`Airflow's answer to ${res.method} ${res.target} is not a state store entry`, res.status, res.text);
   }
-  return body;
+  return entry;
+}
+
+function entriesPage<T extends { key: string }>(res: HttpResponse, field: string, offset: number): Page<T> {
+  const body = parseJsonLossless(res);
+  if (!body || typeof body !== "object") return toPage<T>(body, field, offset, res);
+  const list = (body as Record<string, unknown>)[field];
+  const entries = Array.isArray(list) ? list.map((item) => readEntry<T>(item)) : undefined;
+  if (entries?.some((e) => e === undefined)) {
+    throw new InvalidResponseError(`Airflow's answer to ${res.method} ${res.target} lists something that is not a state store entry`, res.status, res.text);
+  }
+  const { [field]: _items, ...rest } = body as Record<string, unknown>;
+  return toPage<T>({ ...(withPlainNumbers(rest) as object), [field]: entries }, field, offset, res);
+}
+
+/** An entry whose value keeps its numbers' exact text; the fields around it get plain numbers. */
+function readEntry<T extends { key: string }>(item: unknown): T | undefined {
+  if (!item || typeof item !== "object" || Array.isArray(item)) return undefined;
+  const { value, ...rest } = item as Record<string, unknown>;
+  if (typeof rest.key !== "string" || !("value" in item)) return undefined;
+  return { ...(withPlainNumbers(rest) as object), value } as unknown as T;
 }

@@ -3,7 +3,13 @@
  * Shapes follow ../shared/reference/state-store.md §7; objects keep any extra fields the server sends.
  */
 
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+import type { LosslessNumber } from "lossless-json";
+
+/**
+ * A state store value. Values read from Airflow hold every number as a `LosslessNumber` (its exact
+ * text, see json.ts); values given to the client may use plain numbers too.
+ */
+export type JsonValue = string | number | LosslessNumber | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 /** `GET /api/v2/version` */
 export interface VersionInfo {
@@ -74,13 +80,18 @@ export interface TaskStateEntry {
 
 export type AssetWriterKind = "task" | "watcher" | "api";
 
-/** Who last wrote an asset state store entry. */
+/** Who last wrote an asset state store entry (newer Airflow versions add the task instance's id, region and try). */
 export interface LastUpdatedBy {
   kind: AssetWriterKind | string;
   dag_id?: string | null;
   run_id?: string | null;
   task_id?: string | null;
   map_index?: number | null;
+  task_instance_id?: string | null;
+  region_id?: string | null;
+  region_index?: number | null;
+  try_number?: number | null;
+  [extra: string]: unknown;
 }
 
 /** An entry of an asset's state store (no expiry). */
@@ -114,9 +125,9 @@ export interface TaskInstanceRef {
 /**
  * Expiry of a task state store entry, as the REST API takes it:
  * `"default"` = now + `[state_store] default_retention_days`, `null` = never,
- * a timezone-aware ISO 8601 string or a `Date` = that instant.
+ * a timezone-aware ISO 8601 string, a `Date` or a number of seconds since the epoch = that instant.
  */
-export type ExpiresAtInput = "default" | null | string | Date;
+export type ExpiresAtInput = "default" | null | string | Date | number;
 
 /** Per-call options. */
 export interface RequestOptions {

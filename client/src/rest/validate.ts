@@ -6,6 +6,7 @@
  * `[state_store] max_value_storage_bytes` characters (65535 by default, 0 = no limit).
  */
 import { ValueValidationError } from "./errors";
+import { isLosslessNumber, JsonTooDeepError, MAX_VALUE_DEPTH, parseLossless, stringifyLossless, type LosslessNumber } from "./json";
 import type { ExpiresAtInput, JsonValue } from "./types";
 
 export const DEFAULT_MAX_VALUE_LENGTH = 65535;
@@ -18,7 +19,8 @@ export interface ValueCheckOptions {
 }
 
 /**
- * Checks that `value` can be stored and returns the JSON text to send.
+ * Checks that `value` can be stored and returns the JSON text to send (numbers read from Airflow
+ * keep their exact text).
  * Throws `ValueValidationError` with a message that says what is wrong and where.
  */
 export function checkStateValue(value: unknown, options: ValueCheckOptions = {}): string {
@@ -28,7 +30,7 @@ export function checkStateValue(value: unknown, options: ValueCheckOptions = {})
   if (value === null) {
     throw new ValueValidationError("null", "The value cannot be null: Airflow rejects null values. Delete the key instead.");
   }
-  walk(value, "$", new Set());
+  walk(value, "$", new Set(), 0);
   const maxLength = options.maxLength ?? DEFAULT_MAX_VALUE_LENGTH;
   if (!Number.isInteger(maxLength) || maxLength < 0) {
     throw new ValueValidationError("parameter", `maxLength must be a non-negative integer, got ${maxLength}.`);
@@ -43,10 +45,43 @@ export function checkStateValue(value: unknown, options: ValueCheckOptions = {})
       );
     }
   }
-  return JSON.stringify(value);
+  return stringifyLossless(value);
 }
 
-function walk(value: unknown, at: string, seen: Set<object>): void {
+/** Python refuses to convert integers with more digits than this (`sys.int_info.default_max_str_digits`). */
+const PYTHON_MAX_INT_DIGITS = 4300;
+
+function tooDeep(): ValueValidationError {
+  return new ValueValidationError(
+    "too-deep",
+    `The value is nested deeper than ${MAX_VALUE_DEPTH} levels (lists and objects inside each other); ` +
+      `a value nested that deep is neither checked nor sent. Store a flatter value.`,
+  );
+}
+
+function checkLosslessNumber(n: LosslessNumber, at: string): void {
+  const text = n.value;
+  if (/[.eE]/.test(text)) {
+    if (!Number.isFinite(Number(text))) {
+      throw new ValueValidationError(
+        "non-finite",
+        `${text} at ${at} is too large for a float: Python reads it as inf, and Airflow rejects NaN and Infinity.`,
+        at,
+      );
+    }
+    return;
+  }
+  const digits = text.replace("-", "").length;
+  if (digits > PYTHON_MAX_INT_DIGITS) {
+    throw new ValueValidationError(
+      "not-json",
+      `The integer at ${at} has ${digits} digits; Python, and so Airflow, refuses integers longer than ${PYTHON_MAX_INT_DIGITS} digits.`,
+      at,
+    );
+  }
+}
+
+function walk(value: unknown, at: string, seen: Set<object>, depth: number): void {
   switch (typeof value) {
     case "string":
     case "boolean":
@@ -62,6 +97,8 @@ function walk(value: unknown, at: string, seen: Set<object>): void {
       return;
     case "object": {
       if (value === null) return; // null inside a list or object is valid JSON
+      if (isLosslessNumber(value)) return checkLosslessNumber(value, at);
+      if (depth >= MAX_VALUE_DEPTH) throw tooDeep();
       if (seen.has(value)) {
         throw new ValueValidationError("cycle", `The value refers to itself at ${at}; it cannot be written as JSON.`, at);
       }
@@ -71,7 +108,7 @@ function walk(value: unknown, at: string, seen: Set<object>): void {
           if (value[i] === undefined) {
             throw new ValueValidationError("not-json", `undefined at ${at}[${i}] is not a JSON value.`, `${at}[${i}]`);
           }
-          walk(value[i], `${at}[${i}]`, seen);
+          walk(value[i], `${at}[${i}]`, seen, depth + 1);
         }
         seen.delete(value);
         return;
@@ -87,7 +124,7 @@ function walk(value: unknown, at: string, seen: Set<object>): void {
         if (v === undefined) {
           throw new ValueValidationError("not-json", `undefined at ${child} is not a JSON value.`, child);
         }
-        walk(v, child, seen);
+        walk(v, child, seen, depth + 1);
       }
       seen.delete(value);
       return;
@@ -103,6 +140,7 @@ function walk(value: unknown, at: string, seen: Set<object>): void {
  */
 export function pythonJsonLength(value: JsonValue): number {
   if (value === null) return 4;
+  if (isLosslessNumber(value)) return pythonLosslessNumberText(value).length;
   switch (typeof value) {
     case "boolean":
       return value ? 4 : 5;
@@ -143,6 +181,22 @@ function pythonStringLength(s: string): number {
  */
 export function pythonNumberText(n: number): string {
   if (Number.isInteger(n) && Math.abs(n) < 1e21) return Object.is(n, -0) ? "0" : String(n);
+  return pythonFloatRepr(n);
+}
+
+/**
+ * How Python writes back a number sent as this exact text: an integer literal stays an int
+ * (`-0` becomes `0`); anything with a fraction or exponent is a float printed with repr(), so
+ * `1.0` stays `1.0`, `-0.0` stays `-0.0` and `1e5` becomes `100000.0`.
+ */
+export function pythonLosslessNumberText(n: LosslessNumber): string {
+  if (/[.eE]/.test(n.value)) return pythonFloatRepr(Number(n.value));
+  return BigInt(n.value).toString();
+}
+
+/** Python's repr() of a finite float: shortest round-trip digits, exponent below 1e-4 and from 1e16. */
+function pythonFloatRepr(n: number): string {
+  if (n === 0) return Object.is(n, -0) ? "-0.0" : "0.0";
   const [mantissa, expText] = n.toExponential().split("e");
   const sign = mantissa.startsWith("-") ? "-" : "";
   const digits = mantissa.replace("-", "").replace(".", "");
@@ -165,8 +219,9 @@ export function pythonNumberText(n: number): string {
 export function parseStateValue(text: string, options: ValueCheckOptions = {}): JsonValue {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = parseLossless(text);
   } catch (err) {
+    if (err instanceof JsonTooDeepError) throw tooDeep();
     const token = findNonFiniteToken(text);
     if (token) {
       throw new ValueValidationError(
@@ -235,12 +290,21 @@ const NAIVE_DATETIME = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?$/;
 export function normalizeExpiresAt(expiresAt: ExpiresAtInput | undefined): "default" | null | string {
   if (expiresAt === undefined || expiresAt === "default") return "default";
   if (expiresAt === null) return null;
+  if (typeof expiresAt === "number") {
+    // Seconds since the epoch, sent as the instant's ISO text: the server would read a number above
+    // 2e10 as milliseconds (pydantic's rule), the client never means that.
+    const date = new Date(expiresAt * 1000);
+    if (!Number.isFinite(expiresAt) || Number.isNaN(date.getTime())) {
+      throw new ValueValidationError("expires-at", `The expiry ${expiresAt} is not a number of seconds since 1970-01-01T00:00:00Z.`);
+    }
+    return date.toISOString();
+  }
   if (expiresAt instanceof Date) {
     if (Number.isNaN(expiresAt.getTime())) throw new ValueValidationError("expires-at", "The expiry date is not a valid date.");
     return expiresAt.toISOString();
   }
   if (typeof expiresAt !== "string") {
-    throw new ValueValidationError("expires-at", `expires_at must be "default", null, a Date or an ISO 8601 string.`);
+    throw new ValueValidationError("expires-at", `expires_at must be "default", null, a Date, seconds since the epoch or an ISO 8601 string.`);
   }
   const text = expiresAt.trim();
   const m = AWARE_DATETIME.exec(text);
@@ -271,12 +335,14 @@ export function normalizeExpiresAt(expiresAt: ExpiresAtInput | undefined): "defa
   return text;
 }
 
-/** Checks a paging parameter before it is sent. */
+/**
+ * Checks a paging parameter before it is sent. `limit` 0 is allowed, as Airflow allows it: the
+ * server uses min(limit, [api] maximum_page_limit), which answers no items for 0.
+ */
 export function checkPageParam(name: "limit" | "offset", value: number | undefined): number | undefined {
   if (value === undefined) return undefined;
-  const min = name === "limit" ? 1 : 0;
-  if (!Number.isInteger(value) || value < min) {
-    throw new ValueValidationError("parameter", `${name} must be an integer ≥ ${min}, got ${value}.`);
+  if (!Number.isInteger(value) || value < 0) {
+    throw new ValueValidationError("parameter", `${name} must be an integer ≥ 0, got ${value}.`);
   }
   return value;
 }

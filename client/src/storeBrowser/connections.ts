@@ -1,12 +1,14 @@
 /**
  * One REST client per configured environment, built from the settings and the secret kept for it,
- * and the gate in front of them: nothing is sent from an untrusted workspace, and an environment
- * whose password or token is missing is "signed out" rather than tried without credentials.
+ * and the gate in front of them: nothing is sent from an untrusted workspace, an environment
+ * whose password or token is missing is "signed out" rather than tried without credentials, and
+ * no credential is sent while a question of credentialPolicy.ts is still open.
  */
 import { AirflowClient } from "../rest/client";
 import { supportsStateStore } from "../rest/browse";
 import type { FetchLike, VersionInfo } from "../rest/types";
-import { environmentIdentity, secretKey, type EnvironmentConfig } from "./environments";
+import { credentialQuestions, MemoryConsents, recordConsent, type ConsentStore, type CredentialQuestion, type QuestionKind } from "./credentialPolicy";
+import { environmentIdentity, legacySecretKey, secretKey, type EnvironmentConfig } from "./environments";
 import { EnvironmentHealth } from "./health";
 import { insecureFetch } from "./insecureFetch";
 
@@ -31,7 +33,11 @@ export interface BrowserSettings {
 export type Connection =
   | { kind: "untrusted" }
   | { kind: "no-environment"; problems: string[] }
-  | { kind: "signed-out"; env: EnvironmentConfig }
+  /**
+   * No credential is sent: none is stored (`reason` says why when one was and is not used), or
+   * the user has yet to answer `questions` (then a stored secret is used once they are accepted).
+   */
+  | { kind: "signed-out"; env: EnvironmentConfig; reason?: string; questions?: CredentialQuestion[] }
   | { kind: "ready"; env: EnvironmentConfig; client: AirflowClient };
 
 export interface ConnectionsOptions {
@@ -39,6 +45,16 @@ export interface ConnectionsOptions {
   fetch?: FetchLike;
   /** Per-request timeout, milliseconds. */
   timeoutMs?: number;
+  /** The user's answers to credentialPolicy.ts's questions (default: in memory, none given). */
+  consents?: ConsentStore;
+}
+
+/** Credentials were about to be sent while a question of credentialPolicy.ts is still open. */
+export class CredentialConsentError extends Error {
+  constructor(readonly questions: CredentialQuestion[]) {
+    super(questions.map((q) => q.message).join(" "));
+    this.name = "CredentialConsentError";
+  }
 }
 
 interface CachedClient {
@@ -54,11 +70,14 @@ export class Connections {
   private readonly versions = new Map<string, Promise<VersionInfo>>();
   /** Reachability and read-only marks, reported by whoever sends requests through these clients. */
   readonly health = new EnvironmentHealth();
+  private readonly consents: ConsentStore;
 
   constructor(
     private readonly secrets: SecretStore,
     private readonly options: ConnectionsOptions = {},
-  ) {}
+  ) {
+    this.consents = options.consents ?? new MemoryConsents();
+  }
 
   update(settings: BrowserSettings): void {
     this.settings = settings;
@@ -101,8 +120,11 @@ export class Connections {
     if (!this.settings.trusted) return { kind: "untrusted" };
     if (!env) return { kind: "no-environment", problems: this.settings.problems };
     const key = secretKey(env);
-    const secret = key ? await this.secrets.get(key) : undefined;
-    if (key && !secret) return { kind: "signed-out", env };
+    const stored = key ? await this.storedSecret(env) : { secret: undefined };
+    const secret = stored.secret;
+    if (key && !secret) return { kind: "signed-out", env, reason: stored.reason };
+    const questions = this.questions(env);
+    if (questions.length > 0) return { kind: "signed-out", env, questions };
     const identity = environmentIdentity(env);
     const cached = this.clients.get(env.name);
     if (cached && cached.identity === identity && cached.secret === secret && cached.maxValueLength === this.settings.maxValueLength) {
@@ -146,6 +168,8 @@ export class Connections {
     if (!this.settings.trusted) throw new Error("Credentials are not sent from an untrusted workspace.");
     const key = secretKey(env);
     if (!key) return;
+    const questions = this.questions(env);
+    if (questions.length > 0) throw new CredentialConsentError(questions);
     const client = this.createClient(env, secret);
     if (env.auth === "password") await client.signIn();
     else await client.listDags({ limit: 1 });
@@ -159,17 +183,52 @@ export class Connections {
     if (key) await this.secrets.store(key, secret);
   }
 
-  /** Deletes the stored secret and the session token. */
+  /** Deletes the stored secret (also one kept under an earlier release's key) and the session token. */
   async signOut(env: EnvironmentConfig): Promise<void> {
     this.clients.get(env.name)?.client.signOut();
     this.clients.delete(env.name);
-    const key = secretKey(env);
-    if (key) await this.secrets.delete(key);
+    for (const key of [secretKey(env), legacySecretKey(env)]) if (key) await this.secrets.delete(key);
   }
 
   async hasSecret(env: EnvironmentConfig): Promise<boolean> {
+    return secretKey(env) ? (await this.storedSecret(env)).secret !== undefined : true;
+  }
+
+  /** What the user must accept before this environment's credentials are sent (credentialPolicy.ts). */
+  questions(env: EnvironmentConfig): CredentialQuestion[] {
+    return credentialQuestions(env, this.consents);
+  }
+
+  /** Records the user's yes to these questions; the environment's credentials may then be sent. */
+  async confirm(env: EnvironmentConfig, kinds: readonly QuestionKind[]): Promise<void> {
+    await recordConsent(env, kinds, this.consents);
+  }
+
+  /**
+   * The environment's secret. One kept under an earlier release's key (which did not cover the
+   * TLS choice) moves to the current key when the environment verifies TLS: sent that way it goes
+   * where and how it was typed for, or more safely. An environment that accepts any certificate
+   * does not take it: such a definition may come from a workspace, so the user types it again.
+   */
+  private async storedSecret(env: EnvironmentConfig): Promise<{ secret: string | undefined; reason?: string }> {
     const key = secretKey(env);
-    return key ? (await this.secrets.get(key)) !== undefined : true;
+    const legacyKey = legacySecretKey(env);
+    if (!key || !legacyKey) return { secret: undefined };
+    const secret = await this.secrets.get(key);
+    if (secret !== undefined) return { secret };
+    const legacy = await this.secrets.get(legacyKey);
+    if (legacy === undefined) return { secret: undefined };
+    if (!env.verifyTls) {
+      return {
+        secret: undefined,
+        reason:
+          `The ${env.auth === "token" ? "token" : "password"} kept by an earlier version is not used for an environment that accepts any TLS certificate ` +
+          `(that setting may come from a workspace): sign in again to confirm it.`,
+      };
+    }
+    await this.secrets.store(key, legacy);
+    await this.secrets.delete(legacyKey);
+    return { secret: legacy };
   }
 
   private createClient(env: EnvironmentConfig, secret: string | undefined): AirflowClient {

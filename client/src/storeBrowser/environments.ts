@@ -7,6 +7,9 @@ import { normalizeBaseUrl } from "../rest/http";
 
 export type AuthKind = "password" | "token" | "none";
 
+/** Where an environment's definition comes from: the user's own settings, or only a workspace's (see credentialPolicy.ts). */
+export type EnvironmentOrigin = "user" | "workspace";
+
 export interface EnvironmentConfig {
   /** Unique, shown in the tree and the status bar. */
   name: string;
@@ -17,6 +20,8 @@ export interface EnvironmentConfig {
   username?: string;
   /** false: accept any TLS certificate (self-signed test servers). Default true. */
   verifyTls: boolean;
+  /** Set by the editor from where the setting is defined; undefined counts as the user's own. */
+  origin?: EnvironmentOrigin;
 }
 
 export interface EnvironmentsReading {
@@ -116,12 +121,24 @@ export function toSetting(env: EnvironmentConfig): Record<string, unknown> {
   return entry;
 }
 
+/** Everything that decides where and how a secret is sent: auth kind, URL, user and TLS verification. */
+export function credentialTarget(env: EnvironmentConfig): string {
+  return JSON.stringify([env.auth, env.baseUrl, env.auth === "password" ? env.username ?? "" : "", env.verifyTls]);
+}
+
 /**
- * The SecretStorage key of an environment's password or token. It names the URL and the user, not
- * only the environment's name, so a setting that points an existing name at another server (a
- * workspace's settings can) never receives the secret typed for the first one.
+ * The SecretStorage key of an environment's password or token. It covers the whole credential
+ * target, not only the environment's name, so a setting that re-declares an existing name with
+ * another server or with TLS verification off (a workspace's settings can) never receives the
+ * secret typed for the first one.
  */
 export function secretKey(env: EnvironmentConfig): string | undefined {
+  if (env.auth === "none") return undefined;
+  return `airflowStateStore:v2:${credentialTarget(env)}`;
+}
+
+/** The key earlier releases used: auth kind, URL and user, without the TLS choice (see Connections' migration). */
+export function legacySecretKey(env: EnvironmentConfig): string | undefined {
   if (env.auth === "none") return undefined;
   return `airflowStateStore:${env.auth}:${env.baseUrl}:${env.auth === "password" ? env.username ?? "" : ""}`;
 }

@@ -1,4 +1,5 @@
 /** How entries, runs and task instances read in the tree: one-line previews, expiries, ages. */
+import { isLosslessNumber, stringifyLossless } from "../rest/json";
 import type { JsonValue, LastUpdatedBy, TaskInstance } from "../rest/types";
 
 export const PREVIEW_LENGTH = 80;
@@ -17,6 +18,10 @@ function compactJson(value: JsonValue, limit: number): string {
   let out = "";
   const write = (v: JsonValue): void => {
     if (out.length >= limit) return;
+    if (isLosslessNumber(v)) {
+      out += v.value;
+      return;
+    }
     if (v === null || typeof v !== "object") {
       out += JSON.stringify(v);
       return;
@@ -46,9 +51,9 @@ function compactJson(value: JsonValue, limit: number): string {
   return out;
 }
 
-/** The text copied by "Copy Value" and opened for editing: indented JSON. */
+/** The text copied by "Copy Value" and opened for editing: indented JSON, every number as Airflow wrote it. */
 export function valueText(value: JsonValue): string {
-  return JSON.stringify(value, null, 2);
+  return stringifyLossless(value, 2);
 }
 
 const MINUTE = 60_000;
@@ -95,14 +100,18 @@ export function updatedText(updatedAt: string, now: Date): string {
   return ago < MINUTE ? "updated just now" : `updated ${duration(ago)} ago`;
 }
 
-/** Who last wrote an asset entry, e.g. `task orders_daily.load_orders [2] (run scheduled__…)`. */
+/**
+ * Who last wrote an asset entry, e.g. `task orders_daily.load_orders [2] try 3 (run scheduled__…)`
+ * (the try when Airflow sends it: newer versions do).
+ */
 export function writerText(by: LastUpdatedBy | null): string {
   if (!by) return "unknown writer";
   switch (by.kind) {
     case "task": {
       const task = [by.dag_id, by.task_id].filter(Boolean).join(".") || "a task";
       const index = typeof by.map_index === "number" && by.map_index >= 0 ? ` [${by.map_index}]` : "";
-      return `task ${task}${index}${by.run_id ? ` (run ${by.run_id})` : ""}`;
+      const attempt = typeof by.try_number === "number" && by.try_number > 0 ? ` try ${by.try_number}` : "";
+      return `task ${task}${index}${attempt}${by.run_id ? ` (run ${by.run_id})` : ""}`;
     }
     case "watcher":
       return "asset watcher";

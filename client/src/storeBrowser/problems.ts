@@ -11,6 +11,7 @@ import {
   InvalidResponseError,
   NetworkError,
   NotFoundError,
+  SignInError,
   TimeoutError,
 } from "../rest/errors";
 import { COMMANDS } from "./commandIds";
@@ -58,6 +59,7 @@ export function problemOf(error: unknown, what: string, envName: string, retry: 
   if (error instanceof InvalidResponseError) {
     return { severity: "error", text: `Airflow's answer for ${what} was not understood`, detail: `${error.message}\n${error.bodySnippet}`, action: retry };
   }
+  if (error instanceof SignInError) return { severity: "error", text: error.message, detail: `${error.method} ${error.path}`, action: retry };
   if (error instanceof AirflowHttpError) {
     return { severity: "error", text: `Airflow answered ${error.message}`, detail: `${error.method} ${error.path}`, action: retry };
   }
@@ -85,10 +87,20 @@ export function connectionProblem(connection: Exclude<Connection, { kind: "ready
         action: { command: COMMANDS.addEnvironment, title: "Add environment…" },
       };
     case "signed-out":
+      if (connection.questions?.length) {
+        return {
+          severity: "warning",
+          text: `Confirm before credentials are sent to ${connection.env.name}`,
+          detail: connection.questions.map((q) => `${q.message}\n${q.detail}`).join("\n"),
+          action: { command: COMMANDS.signIn, title: "Confirm…", args: [connection.env.name] },
+        };
+      }
       return {
         severity: "info",
         text: connection.env.auth === "token" ? `Set the API token for ${connection.env.name}` : `Sign in to ${connection.env.name} as ${connection.env.username}`,
-        detail: `${connection.env.baseUrl}: the ${connection.env.auth === "token" ? "token" : "password"} is kept in VS Code's secret storage.`,
+        detail: [connection.reason, `${connection.env.baseUrl}: the ${connection.env.auth === "token" ? "token" : "password"} is kept in VS Code's secret storage.`]
+          .filter(Boolean)
+          .join("\n"),
         action: { command: COMMANDS.signIn, title: "Sign in…", args: [connection.env.name] },
       };
   }

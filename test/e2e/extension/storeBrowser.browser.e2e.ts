@@ -58,6 +58,9 @@ suite("Store browser against the Airflow emulator", () => {
 
   test("a wrong password is refused with a clear reason and asked again; the right one lists the emulator's DAGs", async () => {
     const signingIn = vscode.commands.executeCommand("airflowStateStore.signIn", ENVIRONMENT);
+    // The environment is defined in this workspace's settings only: the user is asked once before credentials go to it.
+    const allow = await ask({ action: "dialog", button: "Allow" });
+    assert.match(allow.text ?? "", /defined by this workspace's settings, not by yours/);
     await ask({ action: "input", expect: `Sign in to ${ENVIRONMENT}`, text: `${ADMIN.password}-wrong` });
     const retry = await ask({ action: "input", expect: "again", text: ADMIN.password });
     // The second prompt says what went wrong: Airflow refused this user's sign-in.

@@ -228,6 +228,8 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
       const env = await promptEnvironment(connections.environments);
       if (!env) return;
       await addEnvironmentSetting(env);
+      // Typed by the user here, so not a workspace's choice even when it lands in the workspace's settings.
+      await connections.confirm(env, ["workspace-environment"]);
       await setActiveEnvironment(env.name);
       if (env.auth !== "none" && connections.trusted) await signIn(env);
     })),
@@ -315,6 +317,20 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
       return;
     }
     if (env.auth === "none") return;
+    const questions = connections.questions(env);
+    for (const question of questions) {
+      const answer = await vscode.window.showWarningMessage(question.message, { modal: true, detail: question.detail }, question.accept);
+      if (answer !== question.accept) return;
+    }
+    if (questions.length > 0) {
+      await connections.confirm(env, questions.map((q) => q.kind));
+      if (await connections.hasSecret(env)) {
+        // The stored secret was held back only by these questions.
+        ctx.changed();
+        await model.refresh();
+        return;
+      }
+    }
     let failure: string | undefined;
     for (;;) {
       const secret = await promptSecret(env, failure);

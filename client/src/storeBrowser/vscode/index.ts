@@ -11,7 +11,7 @@ import { StoreTreeModel } from "../treeModel";
 import { StoreCodeLensProvider } from "./codeLens";
 import { registerCommands } from "./commands";
 import { EntryFileSystem } from "./entryFileSystem";
-import { readBrowserSettings, secretStoreOf, SECTION } from "./settings";
+import { consentStoreOf, readBrowserSettings, secretStoreOf, SECTION } from "./settings";
 import { StoreStatusBar } from "./statusBar";
 import { createStoreTreeView } from "./treeView";
 import type { SaveFailure } from "../entrySave";
@@ -21,7 +21,7 @@ const READ_ONLY_CONTEXT = "airflowStateStore.readOnly";
 
 /** `languageClient` answers the running language client (it is replaced when the server restarts). */
 export function activateStoreBrowser(context: vscode.ExtensionContext, languageClient: () => LanguageClient | undefined): void {
-  const connections = new Connections(secretStoreOf(context.secrets));
+  const connections = new Connections(secretStoreOf(context.secrets), { consents: consentStoreOf(context.globalState) });
   connections.update(readBrowserSettings());
   const model = new StoreTreeModel(connections);
   const { view, disposables } = createStoreTreeView(model, connections);

@@ -1,6 +1,7 @@
 /** The store browser's settings and secrets as VS Code keeps them. */
 import * as vscode from "vscode";
 import type { BrowserSettings, SecretStore } from "../connections";
+import { environmentOrigin, type ConsentStore } from "../credentialPolicy";
 import { readEnvironments, toSetting, type EnvironmentConfig } from "../environments";
 import { DEFAULT_MAX_VALUE_LENGTH } from "../../rest/validate";
 
@@ -9,6 +10,9 @@ export const SECTION = "airflowStateStore";
 export function readBrowserSettings(): BrowserSettings {
   const config = vscode.workspace.getConfiguration(SECTION);
   const { environments, problems } = readEnvironments(config.get("environments"));
+  // Where each environment is defined decides whether the user is asked before credentials go to it.
+  const levels = config.inspect("environments") ?? {};
+  for (const env of environments) env.origin = environmentOrigin(env, levels);
   const maxValueLength = config.get<number>("maxValueLength", DEFAULT_MAX_VALUE_LENGTH);
   return {
     environments,
@@ -34,6 +38,18 @@ export function secretStoreOf(secrets: vscode.SecretStorage): SecretStore {
     get: (key) => Promise.resolve(secrets.get(key)),
     store: (key, value) => Promise.resolve(secrets.store(key, value)),
     delete: (key) => Promise.resolve(secrets.delete(key)),
+  };
+}
+
+/** The user's answers to credentialPolicy.ts's questions, kept in the extension's global (not per-workspace) state. */
+export function consentStoreOf(state: vscode.Memento): ConsentStore {
+  const KEY = "airflowStateStore.credentialConsents";
+  const keys = () => state.get<string[]>(KEY, []);
+  return {
+    has: (key) => keys().includes(key),
+    add: async (key) => {
+      if (!keys().includes(key)) await state.update(KEY, [...keys(), key]);
+    },
   };
 }
 
