@@ -13,6 +13,7 @@ export {
   isConfigurationFileName,
   ProjectConfiguration,
   ProjectConfigurationOptions,
+  SEVERITY_SETTINGS,
   UNUSED_CONFIGURATION,
 } from "./configuration";
 export { compileGlob } from "./glob";
