@@ -1,7 +1,8 @@
 /**
- * Checks one file: read it, fetch its git baseline when a rule compares with one, find the Airflow
- * version its project pins, lint it (or fix it and lint what remains), write it back when a fix
- * changed it. Failures become messages in the outcome, never exceptions, so one bad file does not
+ * Checks one file: read it, find its configuration (rule selection, severities, baseline revision
+ * and Airflow pin, over which the command line's options win), fetch its git baseline when a rule
+ * compares with one, lint it (or fix it and lint what remains), write it back when a fix changed it
+ * (or, with `--diff`, show what would change). Failures become messages in the outcome, never exceptions, so one bad file does not
  * stop the others.
  */
 import { createHash } from "node:crypto";
