@@ -9,6 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, describe, test } from "node:test";
 import { lint, PythonDocument } from "../../server/src/engine";
+import { unifiedDiff } from "../../server/src/cli/diff";
 import { escapeData, escapeProperty } from "../../server/src/cli/github";
 import { makeTree, removeTrees, runCli } from "./harness";
 
@@ -261,5 +262,48 @@ describe("the configuration file, from the command line", () => {
       JSON.parse(run.stdout).map((f: { code: string; message: string }) => [f.code, /Airflow 2\.10\.5 \(airflow-state-lint\.toml:1\)/.test(f.message)]),
       [["AS501", true]],
     );
+  });
+});
+
+describe("--help", () => {
+  test("describes every CI option", () => {
+    const help = runCli(["--help"], makeTree({})).stdout;
+    for (const option of ["--format FORMAT", "github", "gitlab", "--extend-select", "--exclude", "--extend-exclude", "--isolated", "--unsafe-fixes", "--diff", "--show-fixes", "--statistics", "--stdin-filename", "pyproject.toml", "airflow-state-lint.toml"]) {
+      assert.ok(help.includes(option), option);
+    }
+  });
+});
+
+describe("unified diffs", () => {
+  test("hunks with three lines of context, apart when far apart, and a missing final newline marked", () => {
+    const before = Array.from({ length: 20 }, (_, i) => `line ${i + 1}`).join("\n");
+    const after = before.replace("line 2\n", "line two\n").replace("line 18\n", "").replace(/line 20$/, "line twenty");
+    assert.equal(
+      unifiedDiff("dags/x.py", before, after),
+      [
+        "--- a/dags/x.py",
+        "+++ b/dags/x.py",
+        "@@ -1,5 +1,5 @@",
+        " line 1",
+        "-line 2",
+        "+line two",
+        " line 3",
+        " line 4",
+        " line 5",
+        "@@ -15,6 +15,5 @@",
+        " line 15",
+        " line 16",
+        " line 17",
+        "-line 18",
+        " line 19",
+        "-line 20",
+        "\\ No newline at end of file",
+        "+line twenty",
+        "\\ No newline at end of file",
+        "",
+      ].join("\n"),
+    );
+    assert.equal(unifiedDiff("x.py", "same\n", "same\n"), "");
+    assert.equal(unifiedDiff("x.py", "", "new\n"), "--- a/x.py\n+++ b/x.py\n@@ -0,0 +1,1 @@\n+new\n");
   });
 });
