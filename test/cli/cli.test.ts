@@ -205,6 +205,7 @@ describe("SARIF output", () => {
         ruleIndex: allRules.findIndex((r) => r.code === "AS102"),
         level: "error",
         message: { text: NONE_MESSAGE },
+        partialFingerprints: { primaryLocationLineHash: sarifRun.results[0]?.partialFingerprints?.primaryLocationLineHash },
         locations: [
           {
             physicalLocation: {
@@ -215,6 +216,7 @@ describe("SARIF output", () => {
         ],
       },
     ]);
+    assert.match(sarifRun.results[0].partialFingerprints.primaryLocationLineHash, /^[0-9a-f]{16}:1$/);
   });
 
   test("maps info and hint to note, and percent-encodes relative URIs", () => {
@@ -273,7 +275,7 @@ describe("--select and --ignore", () => {
 describe("usage errors exit 2 with a message on stderr and nothing on stdout", () => {
   const cases: [string, string[], RegExp][] = [
     ["an unknown option", ["--frobnicate"], /Unknown option '--frobnicate'/],
-    ["an unknown format", ["--format", "xml"], /--format must be one of text, json, sarif, review; got "xml"/],
+    ["an unknown format", ["--format", "xml"], /--format must be one of text, json, sarif, github, gitlab, review; got "xml"/],
     ["an unknown rule in --select", ["--select", "AS999"], /--select: "AS999" is not a rule code or prefix of one/],
     ["something else than a code in --ignore", ["--ignore", "E501"], /--ignore: "E501" is not a rule code/],
     ["an empty --select", ["--select", ","], /--select needs at least one rule code/],

@@ -18,6 +18,8 @@ export interface CliEnvironment {
   env?: Record<string, string>;
   /** Options for node itself, before the script (e.g. `--require`). */
   nodeArgs?: readonly string[];
+  /** Standard input. */
+  input?: string;
 }
 
 export function runCli(args: readonly string[], cwd: string, environment: CliEnvironment = {}): CliRun {
@@ -26,6 +28,7 @@ export function runCli(args: readonly string[], cwd: string, environment: CliEnv
     cwd,
     encoding: "utf8",
     timeout: 60_000,
+    input: environment.input,
     env: { ...process.env, ...environment.env },
   });
   if (result.error) throw result.error;

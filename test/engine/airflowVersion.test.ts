@@ -233,6 +233,29 @@ describe("the TOML reader", () => {
     assert.throws(() => parseToml("dependencies = [1, 2"), TomlError);
     assert.throws(() => parseToml('a = "x" b = "y"'), TomlError);
   });
+
+  test("rejects, with the line, what TOML forbids", () => {
+    const lineOf = (text: string) => {
+      try {
+        parseToml(text);
+      } catch (error) {
+        if (error instanceof TomlError) return [error.line, error.reason];
+        throw error;
+      }
+      return undefined;
+    };
+    assert.deepEqual(lineOf('a = "x"\n\na = "y"'), [3, "a is given twice"]);
+    assert.deepEqual(lineOf("[t]\nx = 1\n[t]\ny = 2"), [3, "the table [t] is defined twice"]);
+    assert.deepEqual(lineOf('t = "x"\n[t.u]'), [2, "t already has a value, so it cannot be a table here"]);
+    assert.deepEqual(lineOf("t = { a = 1 }\nt.b = 2"), [2, "t already has a value, so it cannot be a table here"]);
+    assert.deepEqual(lineOf("x = [1]\n[[x]]"), [2, "x already has a value, so it cannot be an array of tables"]);
+    assert.deepEqual(lineOf("select = AS101"), [1, "AS101 is not a TOML value (strings need quotes)"]);
+    for (const valid of ["1_000", "-0.5e3", "0xDEAD_beef", "inf", "true", "1979-05-27T07:32:00Z", "1979-05-27 07:32:00.5+01:00", "07:32"]) {
+      assert.equal(lineOf(`v = ${valid}`), undefined, valid);
+    }
+    // Tables named by headers after their subtables, dotted keys and arrays of tables stay valid.
+    assert.equal(lineOf("[a.b]\nx = 1\n[a]\ny = 2\n[[c]]\n[[c]]\n[c.d]\nk.l = 1\nk.m = 2"), undefined);
+  });
 });
 
 describe("requirements and constraints files", () => {

@@ -101,7 +101,7 @@ describe("language server: the Airflow version the project pins", () => {
   test("the server watches every kind of file a pin is read from", async () => {
     const watched = (r: Registration) => (r.registerOptions as { watchers: { globPattern: string }[] }).watchers.map((w) => w.globPattern);
     const registration = await waitFor(() => session.registrations.find((r) => r.method === "workspace/didChangeWatchedFiles" && watched(r).includes("**/pyproject.toml")));
-    assert.deepEqual(watched(registration), ["**/requirements*.txt", "**/constraints*.txt", "**/pyproject.toml", "**/setup.cfg", "**/setup.py", "**/Dockerfile"]);
+    assert.deepEqual(watched(registration), ["**/requirements*.txt", "**/constraints*.txt", "**/pyproject.toml", "**/setup.cfg", "**/setup.py", "**/Dockerfile", "**/.airflow-state-lint.toml", "**/airflow-state-lint.toml"]);
   });
 
   test("requirements.txt pins 2.10.5: AS501 at the first store use, and the client is told the pin and where it is", async () => {

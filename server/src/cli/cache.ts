@@ -1,6 +1,7 @@
 /**
  * The CLI's content cache, as ruff keeps one: a file's findings are stored under a key made of
- * everything they depend on — the engine build, the rule settings, the file's path and text, the
+ * everything they depend on — the engine build, the file's rule settings (from its configuration and
+ * the command line), its path and text, the
  * Airflow pin found for it and its git baseline — plus the workspace modules its lint consulted,
  * each checked by content before an entry is used. A second run over unchanged files reads the
  * entries instead of linting.
@@ -22,7 +23,8 @@ import { describeError } from "./files";
 
 export const CACHE_FOLDER = ".airflow_state_lint_cache";
 
-const FORMAT_VERSION = 1;
+/** 2: findings carry the hash of their line (fingerprints), rule settings are per file. */
+const FORMAT_VERSION = 2;
 
 /** The Cache Directory Tagging Specification's signature: backup and archiving tools skip the folder. */
 const CACHEDIR_TAG = `Signature: 8a477f597d28d172789f06886806bc55
@@ -58,6 +60,8 @@ function parserVersion(name: string): string {
 /** What a file's findings depend on besides the workspace modules it consults. */
 export interface FileInputs {
   file: string;
+  /** The rule selection and severities that apply to the file. */
+  lint: Pick<LintOptions, "severities" | "select" | "ignore">;
   text: string;
   pin: AirflowPin | undefined;
   baselineText: string | undefined;
@@ -75,7 +79,6 @@ interface Entry {
 
 export class LintCache {
   private readonly folder: string;
-  private readonly settings: string;
   /** Hashes of workspace files read during this run: each is read once however many entries name it. */
   private readonly fileHashes = new Map<string, string | null>();
   private prepared: Promise<void> | undefined;
@@ -83,19 +86,19 @@ export class LintCache {
 
   constructor(
     private readonly location: CacheLocation,
-    lint: Pick<LintOptions, "severities" | "select" | "ignore">,
     /** The module roots of the run's workspace index, as one string. */
     private readonly workspace: string,
     private readonly onProblem: (message: string) => void,
   ) {
     this.folder = path.join(location.folder, location.engine);
-    const severities = Object.entries(lint.severities ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    this.settings = JSON.stringify({ severities, select: lint.select ?? null, ignore: lint.ignore ?? null });
   }
 
   keyFor(inputs: FileInputs): string {
+    const { lint } = inputs;
+    const severities = Object.entries(lint.severities ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const settings = { severities, select: lint.select ?? null, ignore: lint.ignore ?? null };
     return createHash("sha256")
-      .update(JSON.stringify([FORMAT_VERSION, this.location.engine, this.settings, inputs.file, inputs.pin ?? null, inputs.baselineText ?? null]))
+      .update(JSON.stringify([FORMAT_VERSION, this.location.engine, settings, inputs.file, inputs.pin ?? null, inputs.baselineText ?? null]))
       .update("\0")
       .update(inputs.text)
       .digest("hex");
@@ -203,6 +206,7 @@ function isReportedDiagnostic(value: unknown): value is ReportedDiagnostic {
     typeof d.name === "string" &&
     ["error", "warning", "info", "hint"].includes(d.severity) &&
     typeof d.message === "string" &&
+    typeof d.lineHash === "string" &&
     position(d.range?.start) &&
     position(d.range?.end) &&
     (d.fix === undefined || (typeof d.fix?.title === "string" && typeof d.fix.safe === "boolean"))

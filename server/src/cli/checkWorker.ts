@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { GitBaselines } from "../engine/project/git";
-import { baselineNeed, checkFile, FileOutcome } from "./check";
+import { checkFile, FileOutcome } from "./check";
 import { mapConcurrently } from "./files";
 import { CheckJob, checkSettings } from "./job";
 
@@ -41,14 +41,13 @@ export function serveChecks(): void {
   const warn = (message: string) => post({ type: "warning", message });
   const baselines = new GitBaselines({ onProblem: warn });
   const settings = checkSettings(job, baselines, warn);
-  const needsBaseline = baselineNeed(settings);
   port.on("message", (message: ToWorker) => {
     if (message.type === "stop") {
       baselines.dispose();
       port.close();
       return;
     }
-    void mapConcurrently(message.batch, concurrentFiles, async ({ index, file }) => ({ index, outcome: await checkFile(file, settings, needsBaseline).catch((error: unknown) => crashed(file, error)) })).then(
+    void mapConcurrently(message.batch, concurrentFiles, async ({ index, file }) => ({ index, outcome: await checkFile(file, settings).catch((error: unknown) => crashed(file, error)) })).then(
       (outcomes) => post({ type: "checked", outcomes }),
     );
   });

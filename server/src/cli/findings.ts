@@ -2,6 +2,7 @@
  * The run's results in the shape every formatter shares: 1-based positions, paths relative to the
  * working folder, a fixed order, and the counts behind the summary and the exit status.
  */
+import { createHash } from "node:crypto";
 import * as path from "node:path";
 import { Severity } from "../engine";
 import { FileOutcome } from "./check";
@@ -23,6 +24,12 @@ export interface Finding {
   endLine: number;
   endColumn: number;
   fix: { title: string; safe: boolean } | null;
+  /**
+   * Stable across runs, and across edits elsewhere in the file: made of the path, the code, the
+   * text of the finding's line (without whitespace) and which of the file's findings with the same
+   * code and line text this is. SARIF's `partialFingerprints` and GitLab's `fingerprint` use it.
+   */
+  fingerprint: { lineHash: string; occurrence: number; id: string };
 }
 
 /** The Markdown review of one file (`--format review`). */
@@ -37,10 +44,19 @@ export interface Failure {
   message: string;
 }
 
+/** What `--fix --show-fixes` lists: per file, the findings its fixes removed. */
+export interface FixedFile {
+  path: string;
+  /** Code → how many. */
+  codes: Record<string, number>;
+}
+
 export interface RunReport {
   cwd: string;
   findings: Finding[];
   failures: Failure[];
+  /** With `--show-fixes` while fixing, ordered by path. */
+  fixedByFile: FixedFile[];
   /** Fixes written back, and in how many files. */
   fixed: number;
   fixedFiles: number;
@@ -48,6 +64,17 @@ export interface RunReport {
   fixMode: boolean;
   /** One per file checked, ordered by path, with `--format review`; empty otherwise. */
   reviews: FileReview[];
+  /** `--unsafe-fixes`: the summary counts unsafe fixes as fixable. */
+  unsafeFixes: boolean;
+  /** `--show-fixes`. */
+  showFixes: boolean;
+}
+
+/** How a run's report is shown, besides its findings. */
+export interface ReportMode {
+  fixMode: boolean;
+  unsafeFixes: boolean;
+  showFixes: boolean;
 }
 
 export function displayPath(file: string, cwd: string): string {
@@ -56,9 +83,10 @@ export function displayPath(file: string, cwd: string): string {
   return outside ? file : relative;
 }
 
-export function buildReport(outcomes: readonly FileOutcome[], folderProblems: readonly Failure[], cwd: string, fixMode: boolean): RunReport {
+export function buildReport(outcomes: readonly FileOutcome[], folderProblems: readonly Failure[], cwd: string, mode: ReportMode): RunReport {
   const findings: Finding[] = [];
   const reviews: FileReview[] = [];
+  const fixedByFile: FixedFile[] = [];
   const failures: Failure[] = folderProblems.map((p) => ({ path: displayPath(p.path, cwd), message: p.message }));
   let fixed = 0;
   let fixedFiles = 0;
@@ -70,6 +98,7 @@ export function buildReport(outcomes: readonly FileOutcome[], folderProblems: re
       fixed += outcome.fixed;
       fixedFiles++;
     }
+    if (outcome.fixedCodes && Object.keys(outcome.fixedCodes).length > 0) fixedByFile.push({ path: shown, codes: outcome.fixedCodes });
     for (const d of outcome.diagnostics) {
       findings.push({
         file: outcome.file,
@@ -83,13 +112,28 @@ export function buildReport(outcomes: readonly FileOutcome[], folderProblems: re
         endLine: d.range.end.line + 1,
         endColumn: d.range.end.character + 1,
         fix: d.fix ? { title: d.fix.title, safe: d.fix.safe } : null,
+        fingerprint: { lineHash: d.lineHash, occurrence: 0, id: "" },
       });
     }
   }
   findings.sort(compareFindings);
+  numberOccurrences(findings);
   failures.sort((a, b) => compareStrings(a.path, b.path) || compareStrings(a.message, b.message));
   reviews.sort((a, b) => compareStrings(a.path, b.path));
-  return { cwd, findings, failures, fixed, fixedFiles, fixMode, reviews };
+  fixedByFile.sort((a, b) => compareStrings(a.path, b.path));
+  return { cwd, findings, failures, fixed, fixedFiles, fixMode: mode.fixMode, reviews, fixedByFile, unsafeFixes: mode.unsafeFixes, showFixes: mode.showFixes };
+}
+
+/** Findings of one file with the same code on lines of the same text are told apart by their order (1, 2, …). */
+function numberOccurrences(findings: Finding[]): void {
+  const seen = new Map<string, number>();
+  for (const finding of findings) {
+    const key = `${finding.path}\0${finding.fingerprint.lineHash}`;
+    const occurrence = (seen.get(key) ?? 0) + 1;
+    seen.set(key, occurrence);
+    const id = createHash("sha256").update(`${finding.path.split(path.sep).join("/")}\0${finding.fingerprint.lineHash}\0${occurrence}`).digest("hex").slice(0, 32);
+    finding.fingerprint = { lineHash: finding.fingerprint.lineHash, occurrence, id };
+  }
 }
 
 /** Path, then line, column and code; the rest only breaks ties so the order is total. */

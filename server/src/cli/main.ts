@@ -27,6 +27,7 @@ function main(): void {
     cwd: process.cwd(),
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
+    stdin: readStdin,
     bundle: { script: __filename, forcedThreads: forcedThreads(process.env[THREADS_VARIABLE]) },
   }).then(
     (status) => {
@@ -37,6 +38,12 @@ function main(): void {
       process.exitCode = 2;
     },
   );
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 function forcedThreads(value: string | undefined): number | undefined {

@@ -7,7 +7,7 @@
  */
 import * as os from "node:os";
 import { Worker } from "node:worker_threads";
-import { BaselineNeed, checkFile, CheckSettings, FileOutcome, outcomeWithoutLint } from "./check";
+import { checkFile, CheckSettings, FileOutcome, outcomeWithoutLint } from "./check";
 import { CHECK_WORKER, CheckWorkerData, FromWorker, ToWorker } from "./checkWorker";
 import { mapConcurrently } from "./files";
 import { CheckJob } from "./job";
@@ -23,8 +23,8 @@ const BATCH_SIZE = 16;
  * after it that import it see its new text, which a thread with an index of its own would not.
  */
 export function threadCount(files: number, job: CheckJob, forced: number | undefined): number {
-  if (forced !== undefined) return job.fix ? 1 : Math.max(1, forced);
-  if (job.fix || files <= MIN_FILES_FOR_THREADS) return 1;
+  if (forced !== undefined) return job.fixes === "fix" ? 1 : Math.max(1, forced);
+  if (job.fixes === "fix" || files <= MIN_FILES_FOR_THREADS) return 1;
   return Math.max(1, Math.min(os.availableParallelism(), Math.ceil(files / MIN_FILES_FOR_THREADS)));
 }
 
@@ -40,7 +40,7 @@ export interface ThreadOptions {
 }
 
 /** Checks `files` with the main thread's `settings` for the cache and on threads for the rest. */
-export async function checkOnThreads(files: readonly string[], job: CheckJob, settings: CheckSettings, needsBaseline: BaselineNeed, options: ThreadOptions): Promise<FileOutcome[]> {
+export async function checkOnThreads(files: readonly string[], job: CheckJob, settings: CheckSettings, options: ThreadOptions): Promise<FileOutcome[]> {
   const outcomes = new Array<FileOutcome>(files.length);
   const toLint: number[] = [];
   let pool: ThreadPool | undefined;
@@ -55,7 +55,7 @@ export async function checkOnThreads(files: readonly string[], job: CheckJob, se
   const indices = files.map((_, index) => index);
   if (settings.cache) {
     await mapConcurrently(indices, options.concurrentFiles, async (index) => {
-      const known = await outcomeWithoutLint(files[index], settings, needsBaseline);
+      const known = await outcomeWithoutLint(files[index], settings);
       if (known) outcomes[index] = known;
       else queue(index);
     });
@@ -66,7 +66,7 @@ export async function checkOnThreads(files: readonly string[], job: CheckJob, se
     await pool.finish();
   } else {
     await mapConcurrently(toLint, options.concurrentFiles, async (index) => {
-      outcomes[index] = await checkFile(files[index], settings, needsBaseline);
+      outcomes[index] = await checkFile(files[index], settings);
     });
   }
   return outcomes;

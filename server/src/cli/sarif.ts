@@ -1,7 +1,9 @@
 /**
- * SARIF 2.1.0 for code-scanning services: one run, every rule as a reporting descriptor, results
- * located relative to the working folder (`%SRCROOT%`), and files that could not be checked as
- * tool execution notifications, so the run is marked unsuccessful instead of looking clean.
+ * SARIF 2.1.0 for code-scanning services: one run, every rule as a reporting descriptor (its summary
+ * and the page that explains it), results located relative to the working folder (`%SRCROOT%`)
+ * with fingerprints that survive edits elsewhere in the file (GitHub matches alerts across runs
+ * with them), and files that could not be checked as tool execution notifications, so the run is
+ * marked unsuccessful instead of looking clean.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -71,6 +73,8 @@ export function formatSarif(report: RunReport): string {
           ruleIndex: ruleIndex.get(f.code),
           level: level(f.severity),
           message: { text: f.message },
+          // GitHub's own key, in its `hash:occurrence` form; given here, the upload does not compute one from the file.
+          partialFingerprints: { primaryLocationLineHash: `${f.fingerprint.lineHash}:${f.fingerprint.occurrence}` },
           locations: [
             {
               physicalLocation: {

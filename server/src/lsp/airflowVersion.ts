@@ -1,23 +1,19 @@
 /**
- * The connection thread's side of the Airflow version pins (the worker resolves them, workerPins.ts):
- * which file events can change a pin, the watchers that report them, and the notification that
- * tells the client each linted document's pin for its status bar.
+ * The connection thread's side of the Airflow version pins and the project configuration (the worker
+ * resolves them, workerConfiguration.ts): which file events can change a pin or a configuration, the
+ * watchers that report them, and the notification that tells the client each linted document's pin
+ * for its status bar.
  */
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
 import { FileChangeType, FileEvent, FileSystemWatcher } from "vscode-languageserver";
-import { AirflowPin, describePin, isPinFileName } from "../engine/project";
+import { AirflowPin, CONFIGURATION_FILE_NAMES, describePin, isConfigurationFileName, isPinFileName } from "../engine/project";
 import type { AirflowVersionInfo, AirflowVersionParams } from "./airflowVersionProtocol";
 import { filePathOf } from "./workerWorkspace";
 
-/** The files a pin can be read from (engine/project/airflowVersion.ts), watched for every kind of change. */
+/** The files a pin (engine/project/airflowVersion.ts) or the configuration (engine/project/configuration.ts) can be read from, watched for every kind of change. */
 export const PIN_FILE_WATCHERS: FileSystemWatcher[] = [
-  "**/requirements*.txt",
-  "**/constraints*.txt",
-  "**/pyproject.toml",
-  "**/setup.cfg",
-  "**/setup.py",
-  "**/Dockerfile",
+  ...new Set(["**/requirements*.txt", "**/constraints*.txt", "**/pyproject.toml", "**/setup.cfg", "**/setup.py", "**/Dockerfile", ...CONFIGURATION_FILE_NAMES.map((name) => `**/${name}`)]),
 ].map((globPattern) => ({ globPattern }));
 
 /**
@@ -28,7 +24,7 @@ export function projectFileChanges(changes: readonly FileEvent[]): string[] {
   const paths: string[] = [];
   for (const change of changes) {
     const file = filePathOf(change.uri);
-    if (file && (change.type === FileChangeType.Deleted || isPinFileName(path.basename(file)))) paths.push(file);
+    if (file && (change.type === FileChangeType.Deleted || isPinFileName(path.basename(file)) || isConfigurationFileName(path.basename(file)))) paths.push(file);
   }
   return paths;
 }

@@ -1,6 +1,7 @@
 /**
- * The committed text of open files, which AS301 compares `external_id_key` against. Fetched with git
- * in the background the first time a file turns out to be relevant, and again when it is saved.
+ * The committed text of open files, which AS301 compares `external_id_key` against, at the revision
+ * the file's configuration names (`baseline`, default HEAD). Fetched with git in the background the
+ * first time a file turns out to be relevant, again when it is saved, and when its revision changes.
  * In an untrusted workspace git is never run (a repository's config can make git execute programs),
  * so there is no baseline and AS301 stays silent.
  */
@@ -10,6 +11,7 @@ import { errorText, Logger } from "./logger";
 
 interface Entry {
   text: string | undefined;
+  revision: string;
   /** Bumped by every fetch, so only the newest fetch's answer is kept. */
   generation: number;
 }
@@ -38,21 +40,23 @@ export class BaselineStore {
     return this.entries.get(uri)?.text;
   }
 
-  /** Starts the first fetch for a document that needs a baseline. */
-  ensure(uri: string): void {
-    if (!this.entries.has(uri)) this.fetch(uri);
+  /** Starts the first fetch for a document that needs a baseline, or a new one when its configuration names another revision. */
+  ensure(uri: string, revision = "HEAD"): void {
+    const entry = this.entries.get(uri);
+    if (!entry || entry.revision !== revision) this.fetch(uri, revision);
   }
 
   /** After a save (or a commit made meanwhile), fetch again if the document uses a baseline. */
   refresh(uri: string): void {
-    if (this.entries.has(uri)) this.fetch(uri);
+    const entry = this.entries.get(uri);
+    if (entry) this.fetch(uri, entry.revision);
   }
 
   forget(uri: string): void {
     this.entries.delete(uri);
   }
 
-  private fetch(uri: string): void {
+  private fetch(uri: string, revision: string): void {
     const git = this.git;
     if (!git || !uri.startsWith("file:")) return;
     let path: string;
@@ -61,10 +65,11 @@ export class BaselineStore {
     } catch {
       return;
     }
-    const entry = this.entries.get(uri) ?? { text: undefined, generation: 0 };
+    const entry = this.entries.get(uri) ?? { text: undefined, revision, generation: 0 };
+    entry.revision = revision;
     const generation = ++entry.generation;
     this.entries.set(uri, entry);
-    git.committedText(path).then(
+    git.committedText(path, revision).then(
       (text) => {
         if (this.entries.get(uri) !== entry || entry.generation !== generation || entry.text === text) return;
         entry.text = text;

@@ -11,7 +11,7 @@ import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { Diagnostic as LspDiagnostic, DiagnosticSeverity } from "vscode-languageserver";
 import type { Severity } from "../engine";
-import type { AirflowPin } from "../engine/project";
+import type { AirflowPin, ConfigurationProblem } from "../engine/project";
 import type { BaselineStore } from "./baseline";
 import type { OpenDocument, OpenDocuments } from "./documents";
 import { lintDelayMs } from "./lintDelay";
@@ -60,11 +60,13 @@ export function lintOptions(uri: string, settings: ServerSettings, baselineText:
       filePath = undefined;
     }
   }
-  return { severities: settings.severities, path: filePath, baselineText };
+  return { severities: settings.severities, configurationPreference: settings.configurationPreference, path: filePath, baselineText };
 }
 
 export interface Publisher {
   publish(uri: string, version: number | undefined, diagnostics: LspDiagnostic[]): void;
+  /** The configuration file a lint used and its problems (none: it is fine), for the log and a notification. */
+  configurationProblems?(file: string, problems: readonly ConfigurationProblem[]): void;
   /** The pin the published diagnostics were computed with; undefined when none is known or the document was not linted. */
   airflowVersion?(uri: string, pin: AirflowPin | undefined): void;
 }
@@ -173,7 +175,8 @@ export class DiagnosticScheduler {
     const result = await this.worker.lint(uri, version, lintOptions(uri, settings, this.baseline.textFor(uri)));
     if (result) this.lastLintMs.set(uri, result.elapsedMs);
     if (!result || !isCurrent()) return;
-    if (result.relevant) this.baseline.ensure(uri);
+    if (result.configuration) this.publisher.configurationProblems?.(result.configuration.file, result.configuration.problems);
+    if (result.relevant) this.baseline.ensure(uri, result.baseline);
     this.store(uri, version, result.diagnostics, result.airflowPin);
   }
 

@@ -7,13 +7,14 @@
  * change replaced is answered as superseded without running. Only documents being edited keep their
  * trees between requests (workerDocuments.ts).
  * It also holds the workspace index rules follow imports through (workerWorkspace.ts), resolves the
- * Airflow version each document's project pins from disk (workerPins.ts, for AS501 and AS502), and
+ * project configuration and Airflow version each document's project pins from disk
+ * (workerConfiguration.ts: rule selection and severities, exclusions, AS501 and AS502), and
  * answers review, hover and completion requests from the same trees.
  */
 import { parentPort } from "node:worker_threads";
 import { performance } from "node:perf_hooks";
 import { completionsAt, ContentChange, Fix, fixAll, hoverAt, lint, LintOptions, Position, PythonDocument, reviewMarkdown, Rule, TextEdit, WorkspaceClasses } from "../engine";
-import type { AirflowPin } from "../engine/project";
+import type { FileConfiguration } from "../engine/project";
 import { changedLinesEdit } from "./changedLines";
 import { ruleDocumentationUri } from "./diagnostics";
 import { errorText } from "./logger";
@@ -35,7 +36,7 @@ import type {
 } from "./workerProtocol";
 import { TreeCollector, workerCollector } from "./treeCollector";
 import { WorkerDocuments } from "./workerDocuments";
-import { WorkerPins } from "./workerPins";
+import { WorkerConfiguration } from "./workerConfiguration";
 import { WorkerWorkspace } from "./workerWorkspace";
 
 /** Distinct rule failures already logged; a rule that throws on every keystroke is reported once. */
@@ -53,7 +54,7 @@ export function runLintWorker(): void {
     (uris) => post({ type: "dependentsChanged", uris }),
     (message) => post({ type: "log", level: "error", message }),
   );
-  const pins = new WorkerPins((message) => post({ type: "log", level: "error", message }));
+  const configurations = new WorkerConfiguration((message) => post({ type: "log", level: "error", message }));
 
   const ruleErrorLogger = (uri: string) => (rule: Rule, error: unknown) => {
     const detail = errorText(error);
@@ -64,24 +65,33 @@ export function runLintWorker(): void {
     post({ type: "log", level: "error", message: `Rule ${rule.code} failed on ${uri}; the other rules still ran.\n${detail}` });
   };
 
-  const engineOptions = (uri: string, options: WorkerLintOptions, classes: WorkspaceClasses, airflowPin: AirflowPin | undefined): LintOptions => ({
-    ...options,
+  const engineOptions = (uri: string, options: WorkerLintOptions, classes: WorkspaceClasses, configuration: FileConfiguration): LintOptions => ({
+    ...configuration.lint,
+    path: options.path,
+    baselineText: options.baselineText,
     workspace: classes,
-    airflowPin,
+    airflowPin: configuration.airflowPin,
     onRuleError: ruleErrorLogger(uri),
   });
 
+  const editorOverrides = (options: WorkerLintOptions) => ({ severities: options.severities, preference: options.configurationPreference });
+
   function lintDocument(document: PythonDocument, options: WorkerLintOptions): LintResult {
     const started = performance.now();
+    const configuration = configurations.forLint(document.uri, options.path, editorOverrides(options));
+    const { airflowPin, baseline } = configuration;
+    const file = configuration.configurationFile;
+    const configurationFile = file !== undefined ? { file, problems: configuration.problems } : undefined;
+    // An excluded file is not checked, as the CLI leaves it out.
+    if (configuration.excluded) return { version: document.version, relevant: false, diagnostics: [], baseline, configuration: configurationFile, elapsedMs: performance.now() - started };
     const relevant = document.isRelevant();
-    const airflowPin = pins.forLint(document.uri, options.path);
     const place = (fix: Fix): PlacedFix => ({
       title: fix.title,
       safe: fix.safe,
       kind: fix.kind,
       edits: fix.edits.map((e) => ({ range: { start: document.positionAt(e.start), end: document.positionAt(e.end) }, newText: e.newText })),
     });
-    const diagnostics = lint(document, engineOptions(document.uri, options, workspace.forLint(document.uri), airflowPin)).map(
+    const diagnostics = lint(document, engineOptions(document.uri, options, workspace.forLint(document.uri), configuration)).map(
       (d): LintedDiagnostic => ({
         code: d.code,
         severity: d.severity,
@@ -92,17 +102,19 @@ export function runLintWorker(): void {
         suppression: suppressionEdit(document, d.range.start.line, d.code),
       }),
     );
-    return { version: document.version, relevant, diagnostics, airflowPin, elapsedMs: performance.now() - started };
+    return { version: document.version, relevant, diagnostics, airflowPin, baseline, configuration: configurationFile, elapsedMs: performance.now() - started };
   }
 
   /** The review sees what a lint sees, but like fix-all it is not published, so what it consults is not remembered. */
   function reviewDocument(document: PythonDocument, options: WorkerLintOptions): ReviewResult {
-    const markdown = reviewMarkdown(document, engineOptions(document.uri, options, workspace.classes, pins.peek(options.path)));
+    const markdown = reviewMarkdown(document, engineOptions(document.uri, options, workspace.classes, configurations.peek(options.path, editorOverrides(options))));
     return { version: document.version, markdown };
   }
 
   function fixAllDocument(document: PythonDocument, options: WorkerLintOptions): FixAllResult {
-    const fixed = fixAll(document.uri, document.getText(), engineOptions(document.uri, options, workspace.classes, pins.peek(options.path)));
+    const configuration = configurations.peek(options.path, editorOverrides(options));
+    if (configuration.excluded) return { version: document.version };
+    const fixed = fixAll(document.uri, document.getText(), engineOptions(document.uri, options, workspace.classes, configuration));
     return { version: document.version, edit: fixed.applied > 0 ? changedLinesEdit(document, fixed.text) : undefined };
   }
 
@@ -199,7 +211,7 @@ export function runLintWorker(): void {
         case "close":
           documents.close(message.uri);
           workspace.closed(message.uri);
-          pins.closed(message.uri);
+          configurations.closed(message.uri);
           break;
         case "workspaceRoots":
           workspace.setRoots(message.roots);
@@ -211,7 +223,7 @@ export function runLintWorker(): void {
           workspace.remove(message.paths);
           break;
         case "projectFilesChanged": {
-          const uris = pins.filesChanged(message.paths).filter((uri) => documents.has(uri));
+          const uris = configurations.filesChanged(message.paths).filter((uri) => documents.has(uri));
           if (uris.length > 0) post({ type: "dependentsChanged", uris });
           break;
         }

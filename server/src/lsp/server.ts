@@ -19,13 +19,16 @@ import {
   InitializeResult,
   InsertTextFormat,
   MarkupKind,
+  MessageType,
   ProposedFeatures,
+  ShowMessageNotification,
   TextDocumentSyncKind,
   WatchKind,
 } from "vscode-languageserver/node";
 import { AirflowVersionNotifier, PIN_FILE_WATCHERS, projectFileChanges } from "./airflowVersion";
 import { AIRFLOW_VERSION_METHOD, AirflowVersionParams } from "./airflowVersionProtocol";
 import { BaselineStore } from "./baseline";
+import { ConfigurationNotices } from "./configurationNotices";
 import { diagnosticActions, EditTarget, fixAllAction, isFixAllRequested, isRequested, PROVIDED_KINDS } from "./codeActions";
 import { DiagnosticScheduler, lintOptions, MAX_LINTED_CHARACTERS } from "./diagnostics";
 import { registerDagOutline } from "./dagOutline";
@@ -103,6 +106,8 @@ export function startServer(workerScript: string): void {
     const workspaceFolders = params.workspaceFolders?.map((folder) => folder.uri) ?? (params.rootUri ? [params.rootUri] : []);
     files.setFolders(workspaceFolders);
     const pins = new AirflowVersionNotifier((params) => void connection.sendNotification(AIRFLOW_VERSION_METHOD, params satisfies AirflowVersionParams));
+    // A notification, not window.showWarningMessage's request: nothing waits for the user to close it.
+    const configurationNotices = new ConfigurationNotices(log, (message) => void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message }));
     const scheduler = new DiagnosticScheduler(
       documents,
       worker,
@@ -111,6 +116,7 @@ export function startServer(workerScript: string): void {
       {
         publish: (uri, version, diagnostics) => void connection.sendDiagnostics({ uri, version, diagnostics }),
         airflowVersion: (uri, pin) => pins.linted(uri, pin),
+        configurationProblems: (file, problems) => configurationNotices.report(file, problems),
       },
       log,
     );

@@ -3,6 +3,7 @@
  * settings apply), cached until the client reports a configuration change.
  */
 import type { SeveritySetting } from "../engine";
+import { ConfigurationPreference, CONFIGURATION_PREFERENCES } from "../engine/project";
 import { errorText, Logger } from "./logger";
 
 export const SECTION = "airflowStateStore";
@@ -11,6 +12,8 @@ export interface ServerSettings {
   enable: boolean;
   /** Severity per rule code, from `airflowStateStore.rules`. */
   severities: Record<string, SeveritySetting>;
+  /** `airflowStateStore.configurationPreference`: whether these settings or the project's configuration file win; absent means `editorFirst`. */
+  configurationPreference?: ConfigurationPreference;
 }
 
 export const DEFAULT_SETTINGS: ServerSettings = { enable: true, severities: {} };
@@ -29,7 +32,11 @@ export function parseSettings(raw: unknown, warn: (message: string) => void): Se
       else warn(`Ignoring ${SECTION}.rules entry ${JSON.stringify(key)}: ${JSON.stringify(value)}; expected a rule code like "AS101" mapped to one of ${SEVERITY_SETTINGS.join(", ")}.`);
     }
   }
-  return { enable: raw.enable !== false, severities };
+  const settings: ServerSettings = { enable: raw.enable !== false, severities };
+  const preference = raw.configurationPreference;
+  if ((CONFIGURATION_PREFERENCES as readonly unknown[]).includes(preference)) settings.configurationPreference = preference as ConfigurationPreference;
+  else if (preference !== undefined) warn(`Ignoring ${SECTION}.configurationPreference ${JSON.stringify(preference)}; expected one of ${CONFIGURATION_PREFERENCES.join(", ")}.`);
+  return settings;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

@@ -4,10 +4,13 @@
  * thread; the connection thread only routes LSP messages and never waits on a rule.
  */
 import type { ContentChange, FixKind, Position, Range, Severity, SeveritySetting } from "../engine";
-import type { AirflowPin } from "../engine/project";
+import type { AirflowPin, ConfigurationPreference, ConfigurationProblem } from "../engine/project";
 
 export interface WorkerLintOptions {
+  /** `airflowStateStore.rules`, combined in the worker with the project's configuration file. */
   severities: Record<string, SeveritySetting>;
+  /** `airflowStateStore.configurationPreference` (default `editorFirst`). */
+  configurationPreference?: ConfigurationPreference;
   /** Filesystem path of a file:// document. */
   path?: string;
   /** The committed text of the document, for AS301. */
@@ -48,6 +51,10 @@ export interface LintResult {
   diagnostics: LintedDiagnostic[];
   /** The Airflow version the document's project pins, as the lint used it; absent when none is known or the document has no path. */
   airflowPin?: AirflowPin;
+  /** The git revision AS301 compares with, from the document's configuration (default HEAD). */
+  baseline: string;
+  /** The configuration file that applies to the document, and its problems (a file with any is not used). */
+  configuration?: { file: string; problems: ConfigurationProblem[] };
   /** How long the lint took in the worker: what the next change's pause and the document's worker are chosen by. */
   elapsedMs: number;
 }
@@ -103,7 +110,7 @@ export type ToWorker =
   | { type: "index"; files: IndexedFile[] }
   /** Files (or folders) deleted from disk. */
   | { type: "unindex"; paths: string[] }
-  /** Files that can pin the Airflow version (requirements, pyproject.toml, Dockerfile, ...) created, changed or deleted, and folders deleted. */
+  /** Files that can pin the Airflow version (requirements, pyproject.toml, Dockerfile, ...) or configure the linter created, changed or deleted, and folders deleted. */
   | { type: "projectFilesChanged"; paths: string[] }
   /** Leave once the current task is done: a thread stopped inside the parser's native code aborts the whole process. */
   | { type: "stop" }

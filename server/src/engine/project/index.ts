@@ -2,3 +2,18 @@
 export { AirflowVersionResolver, isPinFileName } from "./airflowVersion";
 export { diskProjectFiles, ProjectFiles } from "./files";
 export { AirflowPin, describePin, PinSource, pinStatement } from "./pin";
+export {
+  ConfigurationOverrides,
+  ConfigurationPreference,
+  ConfigurationProblem,
+  CONFIGURATION_FILE_NAMES,
+  CONFIGURATION_PREFERENCES,
+  describeConfigurationProblem,
+  FileConfiguration,
+  isConfigurationFileName,
+  ProjectConfiguration,
+  ProjectConfigurationOptions,
+  SEVERITY_SETTINGS,
+  UNUSED_CONFIGURATION,
+} from "./configuration";
+export { compileGlob } from "./glob";

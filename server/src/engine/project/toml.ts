@@ -1,9 +1,12 @@
 /**
- * A small TOML reader for `pyproject.toml`: tables, arrays of tables, dotted keys, strings (all four
- * kinds), arrays and inline tables, each value with the line it starts on. Numbers, booleans and
- * dates are kept as raw text. It reads valid files correctly and does not validate: it is lenient
- * where a validating parser would reject (duplicate keys overwrite, newlines in inline tables pass),
- * and throws `TomlError` only when it cannot make sense of the text.
+ * A small TOML reader for `pyproject.toml` and the linter's configuration files: tables, arrays of
+ * tables, dotted keys, strings (all four kinds), arrays and inline tables, each value with the line
+ * it starts on, which is what lets a configuration problem name its line. Numbers, booleans and
+ * dates are checked against TOML's grammar and kept as raw text. It rejects, with `TomlError` and
+ * the line, what TOML forbids and a user gets wrong: text it cannot read, a key given twice, a table
+ * defined twice, a value later used as a table, an inline table extended, a bare word that is not a
+ * number, boolean or date. It is lenient on the rest of the grammar's fine print (control
+ * characters in strings, newlines in inline tables).
  */
 
 export type TomlValue =
@@ -14,7 +17,16 @@ export type TomlValue =
 
 export type TomlTable = Extract<TomlValue, { type: "table" }>;
 
-export class TomlError extends Error {}
+export class TomlError extends Error {
+  constructor(
+    /** 1-based line of the problem. */
+    readonly line: number,
+    /** What is wrong, without the line. */
+    readonly reason: string,
+  ) {
+    super(`line ${line}: ${reason}`);
+  }
+}
 
 export function parseToml(text: string): TomlTable {
   return new TomlReader(text).document();
@@ -31,11 +43,29 @@ export function tomlLookup(table: TomlTable, path: readonly string[]): TomlValue
 }
 
 const BARE_KEY = /[A-Za-z0-9_-]/;
+/** Booleans, integers (decimal, hex, octal, binary), floats, and dates and times, as TOML writes them. */
+const BARE_VALUE = new RegExp(
+  [
+    "true|false",
+    "[+-]?(?:0|[1-9](?:_?\\d)*)",
+    "0x[0-9A-Fa-f](?:_?[0-9A-Fa-f])*|0o[0-7](?:_?[0-7])*|0b[01](?:_?[01])*",
+    "[+-]?(?:0|[1-9](?:_?\\d)*)(?:\\.\\d(?:_?\\d)*)?(?:[eE][+-]?\\d(?:_?\\d)*)?",
+    "[+-]?(?:inf|nan)",
+    "\\d{4}-\\d{2}-\\d{2}(?:[Tt ]\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d+)?)?(?:[Zz]|[+-]\\d{2}:\\d{2})?)?",
+    "\\d{2}:\\d{2}(?::\\d{2}(?:\\.\\d+)?)?",
+  ]
+    .map((form) => `^(?:${form})$`)
+    .join("|"),
+);
 const ESCAPES: Record<string, string> = { b: "\b", t: "\t", n: "\n", f: "\f", r: "\r", e: "\x1b", '"': '"', "\\": "\\" };
 
 class TomlReader {
   private pos = 0;
   private line = 1;
+  /** Tables a `[header]` defined: a second header for one is an error. */
+  private readonly defined = new Set<TomlTable>();
+  /** Inline tables and static arrays: complete where they are written, so nothing may add to them. */
+  private readonly closed = new Set<TomlValue>();
 
   constructor(private readonly text: string) {}
 
@@ -51,7 +81,7 @@ class TomlReader {
         const line = this.line;
         const path = this.keyPath();
         this.expect(arrayOfTables ? "]]" : "]");
-        current = arrayOfTables ? this.appendTable(root, path, line) : this.tableAt(root, path, line);
+        current = arrayOfTables ? this.appendTable(root, path, line) : this.defineTable(root, path, line);
       } else {
         const line = this.line;
         const path = this.keyPath();
@@ -95,6 +125,7 @@ class TomlReader {
     while (this.pos < this.text.length && !/[,\]}#\r\n]/.test(this.text[this.pos])) this.pos++;
     const raw = this.text.slice(start, this.pos).trim();
     if (raw === "") throw this.error("expected a value");
+    if (!BARE_VALUE.test(raw)) throw this.error(`${raw} is not a TOML value (strings need quotes)`);
     return { type: "other", raw, line };
   }
 
@@ -110,7 +141,9 @@ class TomlReader {
       else if (this.peek() !== "]") throw this.error("expected , or ] in an array");
     }
     this.pos++;
-    return { type: "array", items, line };
+    const array: TomlValue = { type: "array", items, line };
+    this.closed.add(array);
+    return array;
   }
 
   private inlineTable(line: number): TomlValue {
@@ -129,6 +162,7 @@ class TomlReader {
       else if (this.peek() !== "}") throw this.error("expected , or } in an inline table");
     }
     this.pos++;
+    this.closed.add(table);
     return table;
   }
 
@@ -182,20 +216,32 @@ class TomlReader {
 
   private assign(table: TomlTable, path: string[], value: TomlValue, line: number): void {
     const parent = this.tableAt(table, path.slice(0, -1), line);
-    parent.entries.set(path[path.length - 1], value);
+    const key = path[path.length - 1];
+    if (parent.entries.has(key)) throw new TomlError(line, `${path.join(".")} is given twice`);
+    parent.entries.set(key, value);
+  }
+
+  /** The table a `[header]` names, which no other header may name. */
+  private defineTable(root: TomlTable, path: readonly string[], line: number): TomlTable {
+    const table = this.tableAt(root, path, line);
+    if (this.defined.has(table)) throw new TomlError(line, `the table [${path.join(".")}] is defined twice`);
+    this.defined.add(table);
+    return table;
   }
 
   /** The table at `path`, created (with any missing parents) when absent; through an array of tables, its last element. */
   private tableAt(root: TomlTable, path: readonly string[], line: number): TomlTable {
     let current = root;
-    for (const key of path) {
+    for (const [index, key] of path.entries()) {
       let next = current.entries.get(key);
-      if (next?.type === "array" && next.items.length > 0 && next.items[next.items.length - 1].type === "table") {
+      if (next?.type === "array" && !this.closed.has(next) && next.items.length > 0 && next.items[next.items.length - 1].type === "table") {
         next = next.items[next.items.length - 1];
       }
-      if (!next || next.type !== "table") {
+      if (!next) {
         next = { type: "table", entries: new Map(), line };
         current.entries.set(key, next);
+      } else if (next.type !== "table" || this.closed.has(next)) {
+        throw new TomlError(line, `${path.slice(0, index + 1).join(".")} already has a value, so it cannot be a table here`);
       }
       current = next;
     }
@@ -206,9 +252,11 @@ class TomlReader {
     const parent = this.tableAt(root, path.slice(0, -1), line);
     const key = path[path.length - 1];
     let array = parent.entries.get(key);
-    if (array?.type !== "array") {
+    if (array === undefined) {
       array = { type: "array", items: [], line };
       parent.entries.set(key, array);
+    } else if (array.type !== "array" || this.closed.has(array)) {
+      throw new TomlError(line, `${path.join(".")} already has a value, so it cannot be an array of tables`);
     }
     const table: TomlTable = { type: "table", entries: new Map(), line };
     array.items.push(table);
@@ -254,7 +302,7 @@ class TomlReader {
   }
 
   private error(message: string): TomlError {
-    return new TomlError(`line ${this.line}: ${message}`);
+    return new TomlError(this.line, message);
   }
 }
 
