@@ -28,7 +28,12 @@ export interface CheckSettings {
   cache?: LintCache;
   /** Set for `--format review`: each file is also reviewed, under the title this gives its path. */
   reviewTitle?: (file: string) => string;
+  /** With `fix`: receives what a fix would write instead of writing it (the MCP server's `fix` tool shows it as a diff). */
+  previewFix?: FixPreview;
 }
+
+/** A file's text before and after its safe fixes, neither written. */
+export type FixPreview = (file: string, before: string, after: string) => void;
 
 /** What the report shows of a finding: plain data, small enough to send between threads and to cache. */
 export type ReportedDiagnostic = Pick<Diagnostic, "code" | "name" | "severity" | "message" | "range"> & { fix?: { title: string; safe: boolean } };
@@ -122,7 +127,8 @@ export async function checkFile(file: string, settings: CheckSettings, needsBase
   if (settings.fix) {
     const result = fixAll(uri, text, options);
     const changed = result.text !== text;
-    const writeError = changed ? await writeSourceFile(file, result.text, byteOrderMark) : undefined;
+    if (changed) settings.previewFix?.(file, text, result.text);
+    const writeError = changed && !settings.previewFix ? await writeSourceFile(file, result.text, byteOrderMark) : undefined;
     if (writeError) {
       // The file is as it was, so report what it still holds.
       outcome.errors.push(writeError);

@@ -4,7 +4,7 @@ import { packageVersion } from "../docs/location";
 import { GitBaselines } from "../engine/project/git";
 import { parseCliArgs, PROGRAM, USAGE, UsageError, CliOptions, Format } from "./args";
 import { CACHE_FOLDER, engineIdentity } from "./cache";
-import { baselineNeed, checkFile } from "./check";
+import { baselineNeed, checkFile, FixPreview } from "./check";
 import { findPythonFiles, mapConcurrently, missingPaths } from "./files";
 import { buildReport, exitStatus, RunReport } from "./findings";
 import { checkJob, checkSettings } from "./job";
@@ -26,6 +26,8 @@ export interface Io {
    * engine's build in the cache. Without it, files are checked on the main thread, uncached.
    */
   bundle?: { script: string; forcedThreads?: number };
+  /** With `--fix`: what would be written goes here and nothing is written (see `CheckSettings.previewFix`). */
+  previewFix?: FixPreview;
 }
 
 const FORMATTERS: Record<Format, (report: RunReport) => string> = { text: formatText, json: formatJson, sarif: formatSarif, review: formatReview };
@@ -68,7 +70,7 @@ async function checkAll(options: CliOptions, io: Io, baselines: GitBaselines): P
   const job = checkJob(options, io.cwd, cache);
   const search = await findPythonFiles(options.paths, io.cwd);
   const threads = bundle ? threadCount(search.files.length, job, bundle.forcedThreads) : 1;
-  const settings = checkSettings(job, baselines, warning(io));
+  const settings = { ...checkSettings(job, baselines, warning(io)), previewFix: io.previewFix };
   const needsBaseline = baselineNeed(settings);
   const outcomes =
     bundle && threads > 1
