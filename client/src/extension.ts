@@ -6,6 +6,7 @@
 import * as vscode from "vscode";
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from "vscode-languageclient/node";
 import { showAirflowVersion } from "./airflowVersionStatus";
+import { activateCheckWorkspaceCommand } from "./checkWorkspaceCommand";
 import { activateReviewCommand } from "./reviewCommand";
 import { activateStoreBrowser } from "./storeBrowser/vscode";
 
@@ -30,6 +31,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   );
   activateStoreBrowser(context, () => client);
   activateReviewCommand(context, () => client);
+  activateCheckWorkspaceCommand(context, () => client);
   await serialized(() => startServer(context, output));
 }
 
