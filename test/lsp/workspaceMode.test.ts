@@ -108,6 +108,23 @@ describe("language server: diagnostics for the whole workspace", () => {
     await session.diagnosticsWhen(folder.uri("dags/etl.py"), hasCode("AS305"), WAIT_MS);
   });
 
+  test("a file without findings gets them when a module it imports changes", async () => {
+    // late.py's class is not resumable yet: late_etl.py has nothing to report.
+    folder.write("include/late.py", NOT_RESUMABLE);
+    folder.write("dags/late_etl.py", ETL.replace("include.operators", "include.late"));
+    session.filesChanged([
+      { uri: folder.uri("include/late.py"), type: FileChangeType.Created },
+      { uri: folder.uri("dags/late_etl.py"), type: FileChangeType.Created },
+    ]);
+    // A file checked after late_etl.py in the same batch of events shows that its check is done.
+    folder.write("dags/marker.py", DATETIME_DAG);
+    session.filesChanged([{ uri: folder.uri("dags/marker.py"), type: FileChangeType.Created }]);
+    await session.diagnosticsWhen(folder.uri("dags/marker.py"), hasCode("AS101"), WAIT_MS);
+    folder.write("include/late.py", OPERATORS);
+    session.filesChanged([{ uri: folder.uri("include/late.py"), type: FileChangeType.Changed }]);
+    await session.diagnosticsWhen(folder.uri("dags/late_etl.py"), hasCode("AS305"), WAIT_MS);
+  });
+
   test("a new file is checked, a deleted one's diagnostics are cleared", async () => {
     folder.write("dags/new.py", DATETIME_DAG);
     session.filesChanged([{ uri: folder.uri("dags/new.py"), type: FileChangeType.Created }]);

@@ -68,9 +68,10 @@ export class WorkspaceDiagnostics {
     else this.clear();
   }
 
-  /** Settings changed: in workspace mode, every file is checked again with them. */
+  /** Settings changed: every file is checked again with them in workspace mode, else the files a one-off check showed. */
   settingsChanged(): void {
     if (this.mode === "workspace") void this.checkAll();
+    else for (const file of [...this.shown.keys()]) void this.recheck(file);
   }
 
   /** Checks every Python file of the workspace that is not open, publishing as it goes; a newer run replaces this one. */
@@ -104,11 +105,11 @@ export class WorkspaceDiagnostics {
     for (const file of recheck) void this.recheck(file);
   }
 
-  /** Files whose check consulted something that changed since. */
+  /** Files whose check consulted something that changed since: a file without findings may have some now. */
   stale(uris: readonly string[]): void {
     for (const uri of uris) {
       const file = filePathOf(uri);
-      if (file && this.shown.has(file)) void this.recheck(file);
+      if (file && (this.mode === "workspace" || this.shown.has(file))) void this.recheck(file);
     }
   }
 
