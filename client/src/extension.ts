@@ -8,6 +8,7 @@ import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } f
 import { showAirflowVersion } from "./airflowVersionStatus";
 import { activateCheckWorkspaceCommand } from "./checkWorkspaceCommand";
 import { activateReviewCommand } from "./reviewCommand";
+import { activateReviewTool } from "./reviewTool";
 import { activateStoreBrowser } from "./storeBrowser/vscode";
 
 const CLIENT_ID = "airflowStateStore";
@@ -32,6 +33,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   activateStoreBrowser(context, () => client);
   activateReviewCommand(context, () => client);
   activateCheckWorkspaceCommand(context, () => client);
+  activateReviewTool(context, () => client);
   await serialized(() => startServer(context, output));
 }
 
