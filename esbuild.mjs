@@ -1,4 +1,4 @@
-// Bundles the client, the language server and the CLI into dist/. The native parser packages stay
+// Bundles the client, the language server, the CLI and the MCP server into dist/. The native parser packages stay
 // external: node-gyp-build finds their prebuilds relative to their own package folders.
 import * as esbuild from "esbuild";
 
@@ -17,4 +17,5 @@ await Promise.all([
   esbuild.build({ ...common, entryPoints: ["client/src/extension.ts"], outfile: "dist/client.js" }),
   esbuild.build({ ...common, entryPoints: ["server/src/lsp/main.ts"], outfile: "dist/server.js" }),
   esbuild.build({ ...common, entryPoints: ["server/src/cli/main.ts"], outfile: "dist/cli.js", banner: { js: "#!/usr/bin/env node" } }),
+  esbuild.build({ ...common, entryPoints: ["server/src/mcp/main.ts"], outfile: "dist/mcp.js", banner: { js: "#!/usr/bin/env node" } }),
 ]);

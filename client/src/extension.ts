@@ -6,7 +6,9 @@
 import * as vscode from "vscode";
 import { LanguageClient, LanguageClientOptions, ServerOptions, TransportKind } from "vscode-languageclient/node";
 import { showAirflowVersion } from "./airflowVersionStatus";
+import { activateCheckWorkspaceCommand } from "./checkWorkspaceCommand";
 import { activateReviewCommand } from "./reviewCommand";
+import { activateReviewTool } from "./reviewTool";
 import { activateStoreBrowser } from "./storeBrowser/vscode";
 
 const CLIENT_ID = "airflowStateStore";
@@ -30,6 +32,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   );
   activateStoreBrowser(context, () => client);
   activateReviewCommand(context, () => client);
+  activateCheckWorkspaceCommand(context, () => client);
+  activateReviewTool(context, () => client);
   await serialized(() => startServer(context, output));
 }
 

@@ -62,8 +62,7 @@ class ReviewDocuments implements vscode.TextDocumentContentProvider, vscode.Disp
     const client = this.languageClient();
     if (!client?.isRunning()) return this.shown.get(key) ?? notice(source, "The Airflow State Store language server is not running yet; this review appears once it has checked the file.");
     try {
-      const params: ReviewParams = { uri: client.code2ProtocolConverter.asUri(source) };
-      const response = await client.sendRequest<ReviewResponse>(REVIEW_METHOD, params, token);
+      const response = await requestReview(client, source, token);
       this.shown.set(key, response.markdown);
       return response.markdown;
     } catch (error) {
@@ -95,6 +94,12 @@ class ReviewDocuments implements vscode.TextDocumentContentProvider, vscode.Disp
       }, REFRESH_DELAY_MS),
     );
   }
+}
+
+/** The server's review of an open Python document: the same Markdown as `airflow-state-lint --format review`. */
+export function requestReview(client: LanguageClient, source: vscode.Uri, token?: vscode.CancellationToken): Promise<ReviewResponse> {
+  const params: ReviewParams = { uri: client.code2ProtocolConverter.asUri(source) };
+  return client.sendRequest<ReviewResponse>(REVIEW_METHOD, params, token);
 }
 
 function notice(source: vscode.Uri, text: string): string {

@@ -6,6 +6,7 @@
  */
 import { ChildProcess, spawn } from "node:child_process";
 import * as fs from "node:fs";
+import { pathToFileURL } from "node:url";
 import {
   ConfigurationRequest,
   createProtocolConnection,
@@ -34,33 +35,40 @@ interface Waiter {
 export class BenchLspClient {
   /** Documents that have received diagnostics at least once. */
   readonly published = new Set<string>();
+  /** The number of diagnostics last published for each document. */
+  readonly findings = new Map<string, number>();
+  /** Called after each publishDiagnostics is recorded. */
+  onPublish: (() => void) | undefined;
   private readonly waiters = new Map<string, Waiter[]>();
   private readonly child: ChildProcess;
   private readonly connection: ProtocolConnection;
 
-  private constructor() {
+  private constructor(settings: Record<string, unknown>) {
     if (!fs.existsSync(SERVER)) throw new Error(`${SERVER} is missing: run \`npm run build\` first`);
     this.child = spawn(process.execPath, [SERVER, "--stdio"], { stdio: ["pipe", "pipe", "ignore"] });
     this.connection = createProtocolConnection(new StreamMessageReader(this.child.stdout!), new StreamMessageWriter(this.child.stdin!));
-    this.connection.onRequest(ConfigurationRequest.type, (params) => params.items.map((item) => (item.section === "airflowStateStore" ? {} : null)));
+    this.connection.onRequest(ConfigurationRequest.type, (params) => params.items.map((item) => (item.section === "airflowStateStore" ? settings : null)));
     this.connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
       this.published.add(params.uri);
+      this.findings.set(params.uri, params.diagnostics.length);
       const waiting = this.waiters.get(params.uri) ?? [];
       // Diagnostics without a version, or of a later version, answer every earlier wait too.
       const answered = waiting.filter((w) => params.version === undefined || w.version <= params.version);
       this.waiters.set(params.uri, waiting.filter((w) => !answered.includes(w)));
       for (const waiter of answered) waiter.resolve(true);
+      this.onPublish?.();
     });
     this.connection.onRequest(RegistrationRequest.type, () => undefined);
     this.connection.listen();
   }
 
-  static async start(): Promise<BenchLspClient> {
-    const client = new BenchLspClient();
+  /** `workspaceFolder`: the one folder opened (none by default); `settings`: the `airflowStateStore` section. */
+  static async start({ workspaceFolder, settings = {} }: { workspaceFolder?: string; settings?: Record<string, unknown> } = {}): Promise<BenchLspClient> {
+    const client = new BenchLspClient(settings);
     await client.connection.sendRequest(InitializeRequest.type, {
       processId: process.pid,
       rootUri: null,
-      workspaceFolders: null,
+      workspaceFolders: workspaceFolder ? [{ uri: pathToFileURL(workspaceFolder).href, name: "bench" }] : null,
       initializationOptions: { trusted: true },
       capabilities: { workspace: { configuration: true }, textDocument: { publishDiagnostics: { versionSupport: true } } },
     });
@@ -98,6 +106,11 @@ export class BenchLspClient {
 
   change(uri: string, version: number, changes: TextDocumentContentChangeEvent[]): void {
     void this.connection.sendNotification(DidChangeTextDocumentNotification.type, { textDocument: { uri, version }, contentChanges: changes });
+  }
+
+  /** Any request, by method name (the server's own ones, such as airflowStateStore/checkWorkspace). */
+  request<R>(method: string, params: unknown): Promise<R> {
+    return this.connection.sendRequest<R>(method, params);
   }
 
   /** Asks the server to shut down, and kills it if it is too busy to answer within a second. */

@@ -45,6 +45,14 @@ import {
   StreamMessageWriter,
   TextDocumentContentChangeEvent,
   WorkspaceEdit,
+  CancellationToken,
+  ProgressToken,
+  WorkDoneProgress,
+  WorkDoneProgressBegin,
+  WorkDoneProgressCancelNotification,
+  WorkDoneProgressCreateRequest,
+  WorkDoneProgressEnd,
+  WorkDoneProgressReport,
 } from "vscode-languageserver-protocol/node";
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { fromRoot } from "../support/paths";
@@ -66,6 +74,8 @@ export interface SessionOptions {
   snippetSupport?: boolean;
   /** Whether the client accepts file watchers the server registers (as VS Code does); off by default. */
   watcherRegistration?: boolean;
+  /** Called when the server creates a window/workDoneProgress, before the client answers (a test may cancel it right after). */
+  onProgressCreated?: (token: ProgressToken) => void;
 }
 
 interface DiagnosticsWaiter {
@@ -85,6 +95,8 @@ export class LspSession {
   readonly logs: LogMessageParams[] = [];
   /** What the server registered with client/registerCapability. */
   readonly registrations: Registration[] = [];
+  /** The `$/progress` values the server sent, in order, with their tokens. */
+  readonly progress: { token: ProgressToken; value: WorkDoneProgressBegin | WorkDoneProgressReport | WorkDoneProgressEnd }[] = [];
   readonly initializeResult: Promise<InitializeResult>;
   /** The client's copy of each open document, updated with every change it sends. */
   private readonly texts = new Map<string, TextDocument>();
@@ -125,6 +137,10 @@ export class LspSession {
     this.connection.onNotification(LogMessageNotification.type, (params) => {
       this.logs.push(params);
     });
+    this.connection.onRequest(WorkDoneProgressCreateRequest.type, ({ token }) => {
+      this.connection.onProgress(WorkDoneProgress.type, token, (value) => void this.progress.push({ token, value }));
+      options.onProgressCreated?.(token);
+    });
     this.connection.listen();
     this.initializeResult = this.connection
       .sendRequest(InitializeRequest.type, {
@@ -139,6 +155,7 @@ export class LspSession {
             didChangeConfiguration: { dynamicRegistration: false },
             didChangeWatchedFiles: { dynamicRegistration: options.watcherRegistration ?? false },
           },
+          window: { workDoneProgress: true },
           textDocument: {
             synchronization: { didSave: true },
             publishDiagnostics: { versionSupport: true, codeDescriptionSupport: true },
@@ -269,6 +286,17 @@ export class LspSession {
   /** workspace/didChangeWatchedFiles, as the client's `**\/*.py` watcher sends it. */
   filesChanged(changes: FileEvent[]): void {
     void this.unlessDisposed(this.connection.sendNotification(DidChangeWatchedFilesNotification.type, { changes }));
+  }
+
+  /** Any request, by method name (the server's own ones, such as airflowStateStore/checkWorkspace). */
+  request<R>(method: string, params: unknown, token?: CancellationToken): Promise<R> {
+    // An undefined token would be sent as a second positional parameter.
+    return token ? this.connection.sendRequest<R>(method, params, token) : this.connection.sendRequest<R>(method, params);
+  }
+
+  /** window/workDoneProgress/cancel: the user pressed Cancel on the progress notification. */
+  cancelProgress(token: ProgressToken): void {
+    void this.unlessDisposed(this.connection.sendNotification(WorkDoneProgressCancelNotification.type, { token }));
   }
 
   /** shutdown, then exit; resolves with the process's exit code. */

@@ -70,11 +70,13 @@ describe("the npm package (npm pack)", () => {
 
   after(() => fs.rmSync(folder, { recursive: true, force: true }));
 
-  test("holds the CLI bundle, the rule pages and their index, README, licence and changelog, and nothing else", () => {
+  test("holds the CLI and MCP server bundles, the rule pages and their index, README, licence and changelog, and nothing else", () => {
     const pages = allRules.map((rule) => `docs/rules/${rule.code}.md`);
-    assert.deepEqual(files, ["CHANGELOG.md", "LICENSE", "README.md", "dist/cli.js", ...pages, "docs/rules/README.md", "package.json"].sort());
+    assert.deepEqual(files, ["CHANGELOG.md", "LICENSE", "README.md", "dist/cli.js", "dist/mcp.js", ...pages, "docs/rules/README.md", "package.json"].sort());
     assert.equal(manifest.bin["airflow-state-lint"], "./dist/cli.js");
+    assert.equal(manifest.bin["airflow-state-mcp"], "./dist/mcp.js");
     assert.match(fs.readFileSync(CLI, "utf8"), /^#!\/usr\/bin\/env node\n/);
+    assert.match(fs.readFileSync(path.join(path.dirname(CLI), "mcp.js"), "utf8"), /^#!\/usr\/bin\/env node\n/);
   });
 
   test("installed without network access in a fresh folder, `npx airflow-state-lint` lints the examples as the repository's build does", () => {

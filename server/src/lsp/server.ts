@@ -39,6 +39,11 @@ import { errorText, Logger } from "./logger";
 import { SECTION, SettingsStore } from "./settings";
 import type { CompletionEntry } from "./workerProtocol";
 import { WorkspaceFiles } from "./workspaceFiles";
+import { DiagnosticMode, parseDiagnosticMode } from "./diagnosticMode";
+import { registerCheckWorkspace } from "./workspaceCheckRequest";
+import { WorkspaceCheckThreads } from "./workspaceCheckThreads";
+import { WorkspaceDiagnostics } from "./workspaceDiagnostics";
+import { filePathOf } from "./workerWorkspace";
 
 interface Services {
   scheduler: DiagnosticScheduler;
@@ -49,6 +54,10 @@ interface Services {
   files: WorkspaceFiles;
   /** Tells the client the Airflow version each linted document's project pins. */
   pins: AirflowVersionNotifier;
+  /** Diagnostics of the workspace's files that are not open (diagnosticMode "workspace", Check Whole Workspace). */
+  workspace: WorkspaceDiagnostics;
+  /** The `airflowStateStore.diagnosticMode` the client answers now; `pushed` is a didChangeConfiguration payload for clients that cannot be asked. */
+  readDiagnosticMode(pushed?: unknown): Promise<DiagnosticMode>;
   /** The client applies versioned `documentChanges`. */
   versionedEdits: boolean;
   /** The client expands snippet tab stops in completions. */
@@ -81,6 +90,7 @@ export function startServer(workerScript: string): void {
   registerDagOutline(connection, documents, log);
   let services: Services | undefined;
   registerReview(connection, documents, () => services, log);
+  registerCheckWorkspace(connection, () => services?.workspace, log);
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     const options = params.initializationOptions as { trusted?: unknown } | undefined;
@@ -105,6 +115,22 @@ export function startServer(workerScript: string): void {
     const files = new WorkspaceFiles(worker, (uri) => documents.get(uri) !== undefined, log);
     const workspaceFolders = params.workspaceFolders?.map((folder) => folder.uri) ?? (params.rootUri ? [params.rootUri] : []);
     files.setFolders(workspaceFolders);
+    const folderPaths = workspaceFolders.map(filePathOf).filter((folder): folder is string => folder !== undefined);
+    const checkThreads = new WorkspaceCheckThreads(workerScript, log, (uris) => services?.workspace.stale(uris));
+    checkThreads.configure(folderPaths, trusted);
+    const workspace = new WorkspaceDiagnostics(
+      {
+        folders: () => folderPaths,
+        openUri: (file) => documents.all().find((document) => filePathOf(document.uri) === file)?.uri,
+        settingsFor: (folderUri) => settings.forDocument(folderUri),
+        publish: (uri, diagnostics) => void connection.sendDiagnostics({ uri, diagnostics }),
+      },
+      checkThreads,
+      log,
+    );
+    const pull = params.capabilities.workspace?.configuration === true;
+    const readDiagnosticMode = async (pushed?: unknown) =>
+      parseDiagnosticMode(pull ? await connection.workspace.getConfiguration({ section: SECTION }) : isObject(pushed) ? pushed[SECTION] : undefined, (message) => log.error(message));
     const pins = new AirflowVersionNotifier((params) => void connection.sendNotification(AIRFLOW_VERSION_METHOD, params satisfies AirflowVersionParams));
     // A notification, not window.showWarningMessage's request: nothing waits for the user to close it.
     const configurationNotices = new ConfigurationNotices(log, (message) => void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message }));
@@ -127,6 +153,8 @@ export function startServer(workerScript: string): void {
       baseline,
       files,
       pins,
+      workspace,
+      readDiagnosticMode,
       versionedEdits: params.capabilities.workspace?.workspaceEdit?.documentChanges === true,
       snippets: params.capabilities.textDocument?.completion?.completionItem?.snippetSupport === true,
       watchRegistration: params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true,
@@ -147,6 +175,7 @@ export function startServer(workerScript: string): void {
     guard("initialized", undefined, async () => {
       // In the background: diagnostics of open documents go ahead, and are redone for those whose imported modules turn up.
       void services?.files.scan();
+      if (services) services.workspace.setMode(await services.readDiagnosticMode());
       // The client's `**/*.py` watcher says nothing when a whole folder of modules is deleted.
       if (services?.watchRegistration) {
         await connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: "**/*", kind: WatchKind.Delete }] });
@@ -160,6 +189,7 @@ export function startServer(workerScript: string): void {
     guard("didChangeWatchedFiles", undefined, ({ changes }) => {
       if (!services) return;
       services.files.filesChanged(changes);
+      services.workspace.filesChanged(changes);
       const projectFiles = projectFileChanges(changes);
       if (projectFiles.length > 0) services.worker.post({ type: "projectFilesChanged", paths: projectFiles });
     }),
@@ -171,6 +201,7 @@ export function startServer(workerScript: string): void {
       const document = documents.open(textDocument);
       if (!document) return;
       services.worker.post({ type: "open", uri: document.uri, text: document.text, version: document.version });
+      services.workspace.documentOpened(document.uri);
       services.scheduler.schedule(document.uri, 0);
     }),
   );
@@ -202,14 +233,19 @@ export function startServer(workerScript: string): void {
       services.settings.forget(uri);
       services.scheduler.forget(uri);
       services.pins.forget(uri);
+      services.workspace.documentClosed(uri);
     }),
   );
 
   connection.onDidChangeConfiguration(
-    guard("didChangeConfiguration", undefined, ({ settings }) => {
+    guard("didChangeConfiguration", undefined, async ({ settings }) => {
       if (!services) return;
       services.settings.changed(settings);
       services.scheduler.scheduleAll();
+      const { workspace } = services;
+      const mode = await services.readDiagnosticMode(settings);
+      if (mode === workspace.diagnosticMode) workspace.settingsChanged();
+      else workspace.setMode(mode);
     }),
   );
 
@@ -259,6 +295,7 @@ export function startServer(workerScript: string): void {
   connection.onShutdown(async () => {
     services?.scheduler.dispose();
     services?.baseline.dispose();
+    await services?.workspace.dispose();
     // The reply waits until the workers have left, so the exit that follows finds none at work.
     await services?.worker.dispose();
   });
@@ -284,4 +321,8 @@ function completionItem(entry: CompletionEntry, snippets: boolean): CompletionIt
 /** `timedelta(days=${1:7})` → `timedelta(days=7)`, for clients without snippet support. */
 function withoutTabStops(snippet: string): string {
   return snippet.replace(/\$\{\d+:([^}]*)\}/g, "$1").replace(/\$\d+/g, "");
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -146,7 +146,7 @@ export class WorkspaceFiles {
 }
 
 /** The `*.py` files below `folder`, depth first in name order, without following symbolic links to folders. */
-async function* pythonFiles(folder: string, cancelled: () => boolean): AsyncGenerator<string> {
+export async function* pythonFiles(folder: string, cancelled: () => boolean): AsyncGenerator<string> {
   let entries;
   try {
     entries = await fs.readdir(folder, { withFileTypes: true });
