@@ -12,8 +12,8 @@ const MAX_KEY_LENGTH = 512;
  * Checks the key given to a task or asset state store's `get`, `set` and `delete` (first positional
  * argument or `key=`), written in the call or through a name bound once:
  * - a key containing `.` or `/` (in an f-string, in its literal parts) is reported as a **warning**;
- * - a key that is not a string (a number, `True`, `None`, `bytes`, a list, tuple, dict or set) is
- *   reported as an **error**;
+ * - a key that is not a string (a number, `True`, `None`, a list, tuple, dict or set) is reported as
+ *   an **error**;
  * - a key longer than 512 characters (for an f-string: whose literal parts alone are) is reported as
  *   an **error**.
  *
@@ -68,11 +68,11 @@ export const AS105: Rule = {
         report({
           node: call.key,
           severity: "error",
-          message: `State store keys are strings, but this key is ${nonString}${holds}, so the \`${call.method}\` fails when the task runs. ${advice(resolved)}`,
+          message: `This key is ${nonString}${holds}, not a \`str\`: the \`${methodName(call)}\` raises \`pydantic.ValidationError\` when the task runs. ${advice(resolved)}`,
         });
         continue;
       }
-      const text = keyText(resolved);
+      const text = keyText(resolved, true);
       if (!text) continue;
       const length = [...text.literal].length;
       if (length > MAX_KEY_LENGTH) {
@@ -107,8 +107,8 @@ function shorten(text: string): string {
 /** What a non-string key certainly is ("an `int`"), or undefined when it is a string or unknown. */
 function nonStringKind(node: SyntaxNode): string | undefined {
   if (isNumberLiteral(node)) return numberKind(node.text);
-  const literal = stringLiteral(node);
-  if (literal) return literal.isBytes ? "`bytes`" : undefined;
+  // UTF-8 `bytes` are coerced to `str` by the SDK.
+  if (stringLiteral(node)) return undefined;
   switch (node.type) {
     case "true":
     case "false":
@@ -139,10 +139,14 @@ function numberKind(written: string): string {
   return /[.eE]/.test(digits) ? "a `float`" : "an `int`";
 }
 
-/** How the message suggests writing a non-string key: the number or the bytes' text as a string. */
+/** The method as written: `aset` for the asset store's async form. */
+function methodName(call: StoreCall): string {
+  return call.async ? `a${call.method}` : call.method;
+}
+
+/** How the message suggests writing a non-string key: the number as a string. */
 function advice(node: SyntaxNode): string {
-  const literal = stringLiteral(node);
-  const text = literal?.isBytes ? keyText(node, true)?.literal : isNumberLiteral(node) && /^\d+$/.test(node.text) ? node.text : undefined;
+  const text = isNumberLiteral(node) && /^\d+$/.test(node.text) ? node.text : undefined;
   return text !== undefined && /^[\w-]{1,40}$/.test(text) ? `Write it as a string: \`"${text}"\`.` : "Name the entry with a short descriptive string.";
 }
 
@@ -151,7 +155,7 @@ function tooLongMessage(call: StoreCall, subject: string, text: KeyText, length:
   const consequence =
     call.method === "set"
       ? "so writing it fails in the metadata database when the task runs"
-      : `so no entry can be stored under it and \`${call.method}\` never finds one`;
+      : `so no entry can be stored under it and \`${methodName(call)}\` never finds one`;
   return `${capitalize(subject)} is ${size}, but the state store's key column holds at most ${MAX_KEY_LENGTH}, ${consequence}. Use a short descriptive key, and keep long identifiers in the value.`;
 }
 
