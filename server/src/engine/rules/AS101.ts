@@ -18,7 +18,7 @@ const KINDS: Record<Exclude<NonJsonKind, "instance" | "non-str-key">, KindText> 
   datetime: { noun: "a `datetime`", advice: "Store its `.isoformat()` string and parse it back with `datetime.fromisoformat()` after `get`" },
   date: { noun: "a `date`", advice: "Store its `.isoformat()` string and parse it back with `date.fromisoformat()` after `get`" },
   time: { noun: "a `time`", advice: "Store its `.isoformat()` string and parse it back with `time.fromisoformat()` after `get`" },
-  temporal: { noun: "the result of `pendulum.parse()` (a pendulum date, time or duration)", advice: "Store the ISO string it was parsed from" },
+  temporal: { noun: "the result of `pendulum.parse()`", advice: "It is a pendulum date, time or duration: store the ISO string it was parsed from" },
   timedelta: { noun: "a `timedelta`", advice: "Store a number such as `.total_seconds()` and rebuild the `timedelta` after `get`" },
   set: { noun: "a `set`", advice: "Store a list such as `sorted(...)` and rebuild the set after `get`" },
   frozenset: { noun: "a `frozenset`", advice: "Store a list such as `sorted(...)` and rebuild the set after `get`" },
@@ -151,13 +151,15 @@ function textFor(model: SemanticModel, part: ValuePart): KindText {
 
 function messageFor(model: SemanticModel, call: StoreCall, part: ValuePart): string {
   const { noun, advice } = textFor(model, part);
-  const subject = part.via ? `\`${part.via.text}\` holds ${noun}, which` : capitalize(noun);
+  const subject = part.via ? `\`${part.via.text}\` holds ${noun}, not` : `${capitalize(noun)} is not`;
   const method = call.async ? "aset" : "set";
   // The asset store's size check (`max_value_storage_bytes` > 0, the default) runs `json.dumps` before the validation.
   const dumpsFirst = call.store.kind === "asset" && !passesJsonDumps(part);
-  const raised = dumpsFirst ? "`TypeError`" : "`pydantic.ValidationError`";
-  const note = dumpsFirst ? " (`TypeError` from the size check's `json.dumps`; `pydantic.ValidationError` when `max_value_storage_bytes` is 0.)" : "";
-  return `${subject} is not a JSON value: this \`${method}\` raises ${raised} when the task runs. ${advice}.${note}`;
+  const raised = dumpsFirst ? "`TypeError`" : "`ValidationError`";
+  const note = dumpsFirst
+    ? " (The `TypeError` comes from the size check's `json.dumps`; with `max_value_storage_bytes = 0` it is pydantic's `ValidationError`.)"
+    : " (pydantic's `ValidationError`: \"input was not a valid JSON value\".)";
+  return `${subject} a JSON value: this \`${method}\` raises ${raised} when the task runs. ${advice}.${note}`;
 }
 
 function fixFor(model: SemanticModel, part: ValuePart): Fix | undefined {

@@ -43,7 +43,9 @@ import { Fix } from "../types";
  * number is read as days, like `[state_store] default_retention_days`. A name keeps its name
  * (`timedelta(days=RETENTION_DAYS)`), a name bound to an integer string is converted with `int(...)`.
  * `0` becomes `NEVER_EXPIRE`, because `0` means "never expire" in `default_retention_days`, while
- * `timedelta(days=0)` would expire the key at once. No fix is offered for negative numbers,
+ * `timedelta(days=0)` makes the entry due for cleanup at once: `get` still reads it (it does not
+ * filter on expiry) until `airflow state-store clean` deletes it, so whether it survives depends on
+ * when the cleanup runs. No fix is offered for negative numbers,
  * arithmetic whose unit nothing states (`7 * 24`), or strings that are not plain integers (`"7d"`).
  */
 export const AS103: Rule = {
@@ -69,7 +71,7 @@ export const AS103: Rule = {
           : "Pass a `timedelta`, e.g. `timedelta(days=7)`.";
       report({
         node: retention.node,
-        message: `\`retention\` takes a \`timedelta\`, \`NEVER_EXPIRE\` or \`None\`: ${describe(retention.value, constant)} raises \`TypeError\` at run time. ${advice}`,
+        message: `${capitalize(describe(retention.value, constant))} is not a \`timedelta\`: this \`set\` raises \`TypeError\` when the task runs. \`retention\` takes a \`timedelta\`, \`NEVER_EXPIRE\` or \`None\`. ${advice}`,
         fix: fix?.fix,
       });
     }
@@ -151,6 +153,10 @@ function describe(value: SyntaxNode, constant: Constant): string {
   const text = constant.node.text.length > 40 ? `${constant.node.text.slice(0, 37)}...` : constant.node.text;
   const what = `the ${constant.kind} \`${text}\``;
   return written.type === "identifier" ? `\`${written.text}\`, ${what},` : what;
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 type Unit = "weeks" | "days" | "hours" | "minutes" | "seconds" | "milliseconds";

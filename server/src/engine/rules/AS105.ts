@@ -154,18 +154,18 @@ function tooLongMessage(call: StoreCall, subject: string, text: KeyText, length:
   const size = text.complete ? `${length} characters long` : `at least ${length} characters long`;
   const consequence =
     call.method === "set"
-      ? "so writing it fails in the metadata database when the task runs"
-      : `so no entry can be stored under it and \`${methodName(call)}\` never finds one`;
-  return `${capitalize(subject)} is ${size}, but the state store's key column holds at most ${MAX_KEY_LENGTH}, ${consequence}. Use a short descriptive key, and keep long identifiers in the value.`;
+      ? `writing it fails in the metadata database when the task runs`
+      : `no entry can be stored under it, so \`${methodName(call)}\` never finds one`;
+  return `${capitalize(subject)} is ${size}: ${consequence}. The state store's key column holds at most ${MAX_KEY_LENGTH}; use a short descriptive key, and keep long identifiers in the value.`;
 }
 
 function separatorMessage(subject: string, text: KeyText, characters: string[]): string {
   const found = characters.map((c) => `\`${c}\``).join(" and ");
   const why = characters.includes("/")
-    ? "and a `/` must be percent-encoded in the REST API's `.../state-store/{key}` URLs"
-    : "which read as namespaces or paths";
+    ? "read as namespaces or paths, and a `/` must be percent-encoded in the REST API's `.../state-store/{key}` URLs"
+    : "read as namespaces or paths";
   const example = text.complete && /^[\w./-]{1,60}$/.test(text.literal) ? `, e.g. \`"${text.literal.replace(/[./]+/g, "_")}"\`` : "";
-  return `${capitalize(subject)} contains ${found}: the store accepts it, but Airflow's guidance asks for short keys without dots or slashes, ${why}. Use \`_\` instead${example}.`;
+  return `${capitalize(subject)} contains ${found}: it works, but Airflow's guidance asks for keys without dots or slashes. They ${why}; use \`_\` instead${example}.`;
 }
 
 interface KeyText {

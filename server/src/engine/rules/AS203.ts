@@ -67,8 +67,8 @@ export const AS203: Rule = {
       report({
         node: call.node,
         message: none
-          ? `${shown} raises \`ValueError\` at run time: this task has no concrete inlet or outlet, so the store cannot tell which asset is meant. Declare the asset in \`outlets=\` (or \`inlets=\`) and index the store with it.`
-          : `${shown} raises \`ValueError\` at run time: this task has ${several!.min === several!.max ? several!.min : `at least ${several!.min}`} concrete inlets and outlets, so the store cannot tell which one is meant. Index it with the asset: \`${receiver.text}[ASSET].${call.method}(...)\`.`,
+          ? `${shown} raises \`ValueError\` at run time: this task has no concrete inlet or outlet. The store cannot tell which asset is meant; declare the asset in \`outlets=\` (or \`inlets=\`) and index the store with it.`
+          : `${shown} raises \`ValueError\` at run time: this task has ${several!.min === several!.max ? several!.min : `at least ${several!.min}`} concrete inlets and outlets. The store cannot tell which one is meant; index it with the asset: \`${receiver.text}[ASSET].${call.method}(...)\`.`,
         fix: none ? undefined : indexFix(model, call, call.function),
       });
     }

@@ -74,8 +74,8 @@ export const AS204: Rule = {
       report({
         node: call.key,
         message:
-          `Every index of this mapped task ${call.method === "set" ? "writes" : "deletes"} the asset store key "${key}": the indices share the asset's store, so the last writer wins. ` +
-          `Give each index its own key (\`${suggestion}\`) or let one index write it.`,
+          `Every index of this mapped task ${call.method === "set" ? "writes" : "deletes"} the asset store key "${key}": the last writer wins. ` +
+          `The indices share the asset's store; give each index its own key (\`${suggestion}\`) or let one index write it.`,
         fix: fix?.fix,
       });
     }

@@ -74,7 +74,7 @@ export const AS406: Rule = {
         if (!isFalse(model, wait.value)) continue;
         report({
           node: wait.node,
-          message: `\`deferrable=True\` with \`wait_for_termination=False\` defers nothing: ${operatorName(task)} returns as soon as the job is submitted, so nothing waits for it and the task's success only means the job was accepted. Set \`wait_for_termination=True\`.`,
+          message: `\`deferrable=True\` with \`wait_for_termination=False\` defers nothing, and nothing waits for the job. ${capitalize(operatorName(task))} returns as soon as the job is submitted, so the task's success only means the job was accepted; set \`wait_for_termination=True\`.`,
           fix: setTrue(wait.value),
         });
         continue;
@@ -88,7 +88,7 @@ export const AS406: Rule = {
       if (deferrableDefault && isTrue(model, deferrableDefault.value)) continue;
       report({
         node: deferrable.node,
-        message: `\`deferrable=True\` defers nothing here: the DAG's \`default_args\` set \`wait_for_termination\` to \`False\`, so ${operatorName(task)} returns as soon as the job is submitted and nothing waits for it. Pass \`wait_for_termination=True\` to this operator.`,
+        message: `\`deferrable=True\` defers nothing here, and nothing waits for the job: \`default_args\` set \`wait_for_termination\` to \`False\`. ${capitalize(operatorName(task))} returns as soon as the job is submitted; pass \`wait_for_termination=True\` to this operator.`,
         fix: addWait(model, task),
       });
     }
@@ -101,7 +101,7 @@ export const AS406: Rule = {
       reported.add(wait.pair.id);
       report({
         node: wait.pair,
-        message: "`default_args` set `deferrable: True` with `wait_for_termination: False`: the DAG's operators return as soon as their job is submitted, so nothing is deferred and nothing waits for the jobs. Set `wait_for_termination` to `True`.",
+        message: "`deferrable: True` with `wait_for_termination: False` in `default_args`: nothing is deferred, and nothing waits for the jobs. The DAG's operators return as soon as their job is submitted; set `wait_for_termination` to `True`.",
         fix: setTrue(wait.value),
       });
     }
@@ -114,6 +114,10 @@ function isTrue(model: SemanticModel, node: SyntaxNode): boolean {
 
 function isFalse(model: SemanticModel, node: SyntaxNode): boolean {
   return model.resolveValue(node).type === "false";
+}
+
+function capitalize(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function operatorName(task: Task): string {
