@@ -71,6 +71,11 @@ export interface StoreCall {
   function?: FunctionInfo;
 }
 
+/** The method's name as the call writes it: `aset` for the asset store's async `set`. */
+export function writtenMethod(call: StoreCall): string {
+  return call.async ? `a${call.method}` : call.method;
+}
+
 /** How the store an expression evaluates to is found: known at once, or from another expression's. */
 type StoreStep =
   | { kind: "answer"; answer: StoreReference | undefined }

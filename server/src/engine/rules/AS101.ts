@@ -1,9 +1,10 @@
 import { replaceNode } from "../fixes/edits";
 import { SyntaxNode } from "../syntax/parser";
 import { Rule } from "./rule";
+import { capitalize } from "./messageText";
 import { mentionsStore } from "./textGates";
 import { unparenthesize } from "../syntax/nodes";
-import { SemanticModel, StoreCall } from "../airflow/model";
+import { SemanticModel, StoreCall, writtenMethod } from "../airflow/model";
 import { classDecorators, isNonJson, NonJsonKind, passesJsonDumps, ValuePart, valueParts } from "../airflow/valueKind";
 import { Fix } from "../types";
 
@@ -152,7 +153,7 @@ function textFor(model: SemanticModel, part: ValuePart): KindText {
 function messageFor(model: SemanticModel, call: StoreCall, part: ValuePart): string {
   const { noun, advice } = textFor(model, part);
   const subject = part.via ? `\`${part.via.text}\` holds ${noun}, not` : `${capitalize(noun)} is not`;
-  const method = call.async ? "aset" : "set";
+  const method = writtenMethod(call);
   // The asset store's size check (`max_value_storage_bytes` > 0, the default) runs `json.dumps` before the validation.
   const dumpsFirst = call.store.kind === "asset" && !passesJsonDumps(part);
   const raised = dumpsFirst ? "`TypeError`" : "`ValidationError`";
@@ -214,8 +215,4 @@ function isEmptySetCall(node: SyntaxNode): boolean {
 
 function replacement(title: string, node: SyntaxNode, newText: string, safe: boolean): Fix {
   return { title, safe, kind: "quickfix", edits: [replaceNode(node, newText)] };
-}
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }

@@ -1,6 +1,7 @@
 import { ensureImported, replaceNode } from "../fixes/edits";
 import { SyntaxNode } from "../syntax/parser";
 import { Rule } from "./rule";
+import { capitalize } from "./messageText";
 import { mentionsStore } from "./textGates";
 import { SemanticModel } from "../airflow/model";
 import { isNumberLiteral, plainString, stringLiteral, unparenthesize } from "../syntax/nodes";
@@ -153,10 +154,6 @@ function describe(value: SyntaxNode, constant: Constant): string {
   const text = constant.node.text.length > 40 ? `${constant.node.text.slice(0, 37)}...` : constant.node.text;
   const what = `the ${constant.kind} \`${text}\``;
   return written.type === "identifier" ? `\`${written.text}\`, ${what},` : what;
-}
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 type Unit = "weeks" | "days" | "hours" | "minutes" | "seconds" | "milliseconds";

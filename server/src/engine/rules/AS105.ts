@@ -1,7 +1,8 @@
 import { SyntaxNode } from "../syntax/parser";
 import { Rule } from "./rule";
+import { capitalize } from "./messageText";
 import { mentionsAny, mentionsStore } from "./textGates";
-import { StoreCall } from "../airflow/model";
+import { StoreCall, writtenMethod } from "../airflow/model";
 import { isNumberLiteral, stringLiteral, unparenthesize } from "../syntax/nodes";
 
 /** The `key` column of the state store tables (code: `String(512)`). */
@@ -68,7 +69,7 @@ export const AS105: Rule = {
         report({
           node: call.key,
           severity: "error",
-          message: `This key is ${nonString}${holds}, not a \`str\`: the \`${methodName(call)}\` raises \`pydantic.ValidationError\` when the task runs. ${advice(resolved)}`,
+          message: `This key is ${nonString}${holds}, not a \`str\`: the \`${writtenMethod(call)}\` raises \`pydantic.ValidationError\` when the task runs. ${advice(resolved)}`,
         });
         continue;
       }
@@ -139,11 +140,6 @@ function numberKind(written: string): string {
   return /[.eE]/.test(digits) ? "a `float`" : "an `int`";
 }
 
-/** The method as written: `aset` for the asset store's async form. */
-function methodName(call: StoreCall): string {
-  return call.async ? `a${call.method}` : call.method;
-}
-
 /** How the message suggests writing a non-string key: the number as a string. */
 function advice(node: SyntaxNode): string {
   const text = isNumberLiteral(node) && /^\d+$/.test(node.text) ? node.text : undefined;
@@ -155,7 +151,7 @@ function tooLongMessage(call: StoreCall, subject: string, text: KeyText, length:
   const consequence =
     call.method === "set"
       ? `writing it fails in the metadata database when the task runs`
-      : `no entry can be stored under it, so \`${methodName(call)}\` never finds one`;
+      : `no entry can be stored under it, so \`${writtenMethod(call)}\` never finds one`;
   return `${capitalize(subject)} is ${size}: ${consequence}. The state store's key column holds at most ${MAX_KEY_LENGTH}; use a short descriptive key, and keep long identifiers in the value.`;
 }
 
@@ -215,8 +211,3 @@ function decode(written: string, raw: boolean, formatted: boolean): string {
   if (formatted) text = text.replace(/\{\{/g, "{").replace(/\}\}/g, "}");
   return text;
 }
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-

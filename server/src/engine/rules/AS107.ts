@@ -1,6 +1,7 @@
 import { Rule } from "./rule";
 import { mentionsStore } from "./textGates";
 import { valueParts } from "../airflow/valueKind";
+import { writtenMethod } from "../airflow/model";
 
 /**
  * ## What it does
@@ -72,7 +73,7 @@ export const AS107: Rule = {
         // Inside a tuple or a dict with a non-string key the value fails on that container (AS101).
         if (part.insideRefused) continue;
         const value = `\`${part.nonFinite ?? "NaN"}\``;
-        const method = call.async ? "aset" : "set";
+        const method = writtenMethod(call);
         const what = part.via
           ? `\`${part.via.text}\` holds ${value} in a list or dict: it is stored as \`null\` without an error, and the number is lost.`
           : part.nested

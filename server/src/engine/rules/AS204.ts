@@ -10,7 +10,7 @@ import { Fix } from "../types";
 /**
  * ## What it does
  * Checks for a constant key — a string literal, or a name bound once to one — given to an asset
- * state store's `set` or `delete` inside a mapped task: a TaskFlow task run with `.expand(...)`,
+ * state store's `set` or `delete` (or `aset` / `adelete`) inside a mapped task: a TaskFlow task run with `.expand(...)`,
  * `.expand_kwargs(...)` or `.partial(...).expand(...)`, or a `python_callable` run by
  * `PythonOperator.partial(...).expand(...)`.
  *

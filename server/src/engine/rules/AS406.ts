@@ -2,6 +2,7 @@ import { replaceNode } from "../fixes/edits";
 import { appendItem } from "../fixes/lists";
 import { SyntaxNode } from "../syntax/parser";
 import { Rule } from "./rule";
+import { capitalize } from "./messageText";
 import { DependencyGraph, Task } from "../airflow/dependencies";
 import { SemanticModel } from "../airflow/model";
 import { dictionaryEntry, ResumableOperators } from "../airflow/resumableOperators";
@@ -114,10 +115,6 @@ function isTrue(model: SemanticModel, node: SyntaxNode): boolean {
 
 function isFalse(model: SemanticModel, node: SyntaxNode): boolean {
   return model.resolveValue(node).type === "false";
-}
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function operatorName(task: Task): string {
