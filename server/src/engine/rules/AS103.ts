@@ -11,7 +11,9 @@ import { Fix } from "../types";
  * ## What it does
  * Checks for a `retention` given to a task state store's `set` that is a number or a string: an
  * `int`, `float` or `str` literal (negative numbers and constant arithmetic included), or a name
- * bound once to one, at module level or in the same function.
+ * bound once to one, at module level or in the same function. Arithmetic and names bound to names
+ * are followed 16 levels deep; a value built deeper than that is not examined, and the rule says
+ * nothing about it.
  *
  * ## Why is this bad?
  * `retention` takes a `timedelta`, `NEVER_EXPIRE` or `None`. The store adds it to the current time to
