@@ -105,8 +105,8 @@ describe("text output", () => {
 
   test("counts each severity in the summary", () => {
     const root = makeTree({ "a.py": TWO_RULES_DAG });
-    // AS201 is a hint here: nothing reads the store through the dictionary.
-    assert.equal(runCli([], root).stdout.split("\n").at(-2), "Found 2 problems (1 error, 1 hint).");
+    // AS201 is information here: nothing reads the store through the dictionary.
+    assert.equal(runCli([], root).stdout.split("\n").at(-2), "Found 2 problems (1 error, 1 info).");
     assert.equal(runCli(["--rule-severity", "AS102=hint,AS201=info"], root).stdout.split("\n").at(-2), "Found 2 problems (1 info, 1 hint).");
     assert.equal(runCli(["--rule-severity", "AS102=warning,AS201=warning"], root).stdout.split("\n").at(-2), "Found 2 problems (2 warnings).");
   });

@@ -649,8 +649,10 @@ describe("AS502 given a pin", () => {
   ].join("\n");
 
   test("reports a mixin hierarchy at its root class", () => {
-    assert.deepEqual(lines(findings("AS502", mixin, PIN_2_10)), ["2: `BatchOperator` relies on `ResumableJobMixin`, but the project pins Airflow 2.10.5 (../requirements.txt:3)"]);
-    assert.match(findings("AS502", mixin, PIN_2_10)[0].message, /importing it from `airflow\.sdk` fails/);
+    assert.deepEqual(lines(findings("AS502", mixin, PIN_2_10)), ["2: `BatchOperator` relies on `ResumableJobMixin`, which does not store job ids below Airflow 3.3"]);
+    const [finding] = findings("AS502", mixin, PIN_2_10);
+    assert.match(finding.message, /the project pins Airflow 2\.10\.5 \(\.\.\/requirements\.txt:3\)/);
+    assert.match(finding.message, /Importing it from `airflow\.sdk` fails/);
   });
 
   test("is silent without a pin, and with a pin of 3.3 or later", () => {
@@ -661,7 +663,7 @@ describe("AS502 given a pin", () => {
   test("a mixin imported from elsewhere is the shim", () => {
     const text = ["from vendor.compat import ResumableJobMixin", "class BatchOperator(ResumableJobMixin):", "    pass", ""].join("\n");
     const [finding] = findings("AS502", text, PIN_2_10);
-    assert.match(finding.message, /below 3\.3 the mixin is the providers' shim/);
+    assert.match(finding.message, /Below 3\.3 the mixin is the providers' shim/);
   });
 
   test("subclasses of provider operators are not reported, their durable=True is", () => {
@@ -672,7 +674,7 @@ describe("AS502 given a pin", () => {
       'job = MySpark(task_id="spark", durable=True)',
       "",
     ].join("\n");
-    assert.deepEqual(lines(findings("AS502", text, PIN_2_10)), ["4: `durable=True` does nothing"]);
+    assert.deepEqual(lines(findings("AS502", text, PIN_2_10)), ["4: `durable=True` does nothing below Airflow 3.3"]);
   });
 
   test("durable=True on Airflow's classes and on calls with a task_id, not on other libraries' calls", () => {
@@ -686,7 +688,7 @@ describe("AS502 given a pin", () => {
       'off = CustomOperator(task_id="off", durable=False)',
       "",
     ].join("\n");
-    assert.deepEqual(lines(findings("AS502", text, PIN_2_10)), ["3: `durable=True` does nothing", "4: `durable=True` does nothing"]);
+    assert.deepEqual(lines(findings("AS502", text, PIN_2_10)), ["3: `durable=True` does nothing below Airflow 3.3", "4: `durable=True` does nothing below Airflow 3.3"]);
   });
 });
 
@@ -701,6 +703,6 @@ describe("a project on disk, end to end", () => {
     const text = "from airflow.sdk import task\n@task\ndef load(**context):\n    context['task_state_store'].set('k', 1)\n";
     const [finding] = lint(new PythonDocument("file:///repo/dags/dag.py", text), { airflowPin, path: "/repo/dags/dag.py" });
     assert.equal(finding.code, "AS501");
-    assert.equal(finding.message.split(": ")[1], "the project pins Airflow 2.10.5 (../requirements.txt:1), and state stores exist only from Airflow 3.3 on. Upgrade to Airflow 3.3 or later before using them.");
+    assert.equal(finding.message.split(": ")[1], "state stores exist only from Airflow 3.3 on. Here the project pins Airflow 2.10.5 (../requirements.txt:1); upgrade to Airflow 3.3 or later before using them.");
   });
 });

@@ -108,6 +108,8 @@ def load(asset_state_store=None):
     asset_state_store[ORDERS].set("k", 1, retention=|)
 `;
     assert.deepEqual(complete(asset).suggestions, [], "the asset store has no retention");
+    const asyncAsset = asset.replace("def load", "async def load").replace('asset_state_store[ORDERS].set("k"', 'await asset_state_store[ORDERS].aset("k"');
+    assert.deepEqual(complete(asyncAsset).suggestions, [], "nor its async aset");
     assert.deepEqual(complete("from airflow.sdk import task\ncache.set('k', 1, retention=|)\n").suggestions, [], "not a store");
     assert.deepEqual(complete(TASK.replace("retention=|)", "|retention=)")).suggestions, [], "before the keyword");
     assert.deepEqual(complete(TASK.replace("retention=|)", "timeout=|)")).suggestions, [], "another keyword");

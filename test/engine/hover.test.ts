@@ -100,4 +100,35 @@ describe("hover", () => {
     const plain = "class Client:\n    def get_job_result(self, external_id, context):\n        pass\n";
     assert.equal(hoverOn("get_job_result", 0, plain).hover, undefined, "a file that never names Airflow");
   });
+
+  test("a provider operator built on the mixin shows its module and key, from the one table", () => {
+    const source = [
+      "from airflow.providers.amazon.aws.operators.athena import AthenaOperator",
+      "from airflow.providers.databricks.operators import databricks",
+      "",
+      'query = AthenaOperator(task_id="q", query="select 1", output_location="s3://out/")',
+      'run = databricks.DatabricksSubmitRunOperator(task_id="r", json={})',
+      "",
+      "class AthenaOperator2:",
+      "    pass",
+      "",
+    ].join("\n");
+    const use = hoverOn("AthenaOperator(", 0, source).hover;
+    assert.match(use?.markdown ?? "", /airflow\.providers\.amazon\.aws\.operators\.athena/);
+    assert.match(use?.markdown ?? "", /athena_query_execution_id/);
+    assert.ok(use?.markdown.includes(`[AS305](${link("AS305")})`));
+    assert.match(hoverOn("AthenaOperator", 0, source).hover?.markdown ?? "", /athena_query_execution_id/, "in the import");
+    const attribute = hoverOn("DatabricksSubmitRunOperator", 0, source).hover;
+    assert.match(attribute?.markdown ?? "", /under its own key/, "a key the providers' source did not show is not made up");
+    const unrelated = "from mylib import AthenaOperator\nfrom airflow.sdk import task\nAthenaOperator()\n";
+    assert.equal(hoverOn("AthenaOperator(", 0, unrelated).hover, undefined, "a class of the same name elsewhere");
+  });
+
+  test("the asset store's hover names its async forms; the task store's says clear() takes no arguments", () => {
+    const source = "from airflow.sdk import task\n\n@task\nasync def load(asset_state_store=None, task_state_store=None):\n    pass\n";
+    assert.match(hoverOn("asset_state_store", 0, source).hover?.markdown ?? "", /aset/);
+    const task = hoverOn("task_state_store", 0, source).hover?.markdown ?? "";
+    assert.match(task, /takes no arguments/);
+    assert.match(task, /kept when the task instance is cleared/);
+  });
 });

@@ -162,6 +162,22 @@ describe("store references", () => {
     assert.equal(set.function?.name, "t");
     assert.equal(set.store.asset?.text, "ORDERS");
   });
+  test("the asset store's async forms are its calls under their synchronous names; the task store has none", () => {
+    const source = [
+      "from airflow.sdk import Asset, task",
+      "ORDERS = Asset('orders')",
+      "@task(outlets=[ORDERS])",
+      "async def t(asset_state_store=None, task_state_store=None):",
+      "    store = asset_state_store[ORDERS]",
+      "    await store.aset('a', 1)",
+      "    await store.aget('b')",
+      "    await store.adelete('c')",
+      "    await store.aclear()",
+      "    await task_state_store.aset('d', 2)",
+    ].join("\n");
+    const calls = model(source).storeCalls.map((c) => `${c.method}:${c.async ? "async" : "sync"}:${c.store.kind}:${c.key?.text ?? ""}:${c.value?.text ?? ""}`);
+    assert.deepEqual(calls, ["set:async:asset:'a':1", "get:async:asset:'b':", "delete:async:asset:'c':", "clear:async:asset::"]);
+  });
 });
 
 describe("bindings", () => {

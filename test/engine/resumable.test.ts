@@ -5,10 +5,12 @@
  * cannot show: cycles and depth limits across modules, the DAG a call belongs to, and names.
  */
 import assert from "node:assert/strict";
+import * as fs from "node:fs";
 import { describe, test } from "node:test";
 import { AnalysisContext, applyEdits, Diagnostic, ExternalClass, lint, PythonDocument, WorkspaceClasses } from "../../server/src/engine";
 import { semanticModel } from "../../server/src/engine/airflow/model";
-import { ResumableOperators, snakeCaseClassName } from "../../server/src/engine/airflow/resumableOperators";
+import { PROVIDER_OPERATORS, providerOperator, providerOperatorInfo, ResumableOperators, snakeCaseClassName } from "../../server/src/engine/airflow/resumableOperators";
+import { fromRoot } from "../support/paths";
 import { mayFallOffEnd } from "../../server/src/engine/python/controlFlow";
 
 const MIXIN_METHODS = ["execute", "submit_job", "get_job_status", "is_job_active", "is_job_succeeded", "poll_until_complete", "get_job_result"];
@@ -286,5 +288,34 @@ describe("default_args of nested DAGs", () => {
     assert.deepEqual(findings(text, undefined, ["AS305"]), []);
     const outer = text.replace("'retries': 2", "'owner': 'data'").replace("        Spark", "    SparkSubmitOperator(task_id='outer', application='b.py')\n        Spark");
     assert.deepEqual(codes(findings(outer, undefined, ["AS305"])), ["AS305@3"]);
+  });
+});
+
+describe("the provider operators built on the mixin", () => {
+  test("docs/provider-operators.md shows exactly the table the rules and the hover read", () => {
+    const page = fs.readFileSync(fromRoot("docs", "provider-operators.md"), "utf8");
+    const rows = [...page.matchAll(/^\| `(\w+)` \| `([\w.]+)` \| (?:`(\w+)` )?\|$/gm)].map(([, name, module, key]) => ({ name, module, externalIdKey: key }));
+    const table = PROVIDER_OPERATORS.map(({ name, module, externalIdKey }) => ({ name, module, externalIdKey }));
+    assert.deepEqual(rows, table);
+  });
+
+  test("every operator of the table counts as a mixin operator when imported from its provider, whatever the provider's re-export", () => {
+    for (const operator of PROVIDER_OPERATORS) {
+      assert.equal(providerOperatorInfo(`${operator.module}.${operator.name}`), operator);
+      assert.equal(providerOperator(`airflow.providers.some.reexport.${operator.name}`), operator.name);
+      assert.equal(providerOperator(`include.operators.${operator.name}`), undefined, `${operator.name} outside airflow.providers is someone else's class`);
+    }
+  });
+
+  test("AS305 and AS307 name the key a provider operator stores its job id under", () => {
+    const source = [
+      "from airflow.providers.amazon.aws.operators.athena import AthenaOperator",
+      "",
+      'AthenaOperator(task_id="q", query="select 1", retries=0, durable=False)',
+      "",
+    ].join("\n");
+    const messages = lint(new PythonDocument("file:///dag.py", source), { select: ["AS305", "AS307"] }).map((d) => `${d.code}: ${d.message}`);
+    assert.equal(messages.length, 2);
+    for (const message of messages) assert.match(message, /athena_query_execution_id/);
   });
 });

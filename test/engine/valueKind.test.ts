@@ -166,15 +166,22 @@ describe("valueKind: names and JSON values", () => {
     assert.equal(kindOf("def f():\n    for now in stamps:\n        now"), "unknown");
   });
 
-  test("literals and containers of literals are JSON; tuples and non-string keys are not judged", () => {
+  test("literals and containers of literals are JSON; tuples and dicts with non-string keys are not", () => {
     assert.equal(kindOf("'text'"), "json");
     assert.equal(kindOf("f'{a}-{b}'"), "json");
     assert.equal(kindOf("-3"), "json");
     assert.equal(kindOf("[1, 'a', None, {'k': [True]}]"), "json");
     assert.equal(kindOf("str(x)"), "json");
     assert.equal(kindOf("None"), "none");
-    assert.equal(kindOf("(1, 2)"), "unknown");
-    assert.equal(kindOf("{1: 'a'}"), "unknown");
+    assert.equal(kindOf("(1, 2)"), "tuple");
+    assert.equal(kindOf("()"), "tuple");
+    assert.equal(kindOf("tuple(rows)"), "tuple");
+    assert.equal(kindOf("[1, (2, 3)]"), "unknown");
+    assert.equal(kindOf("{1: 'a'}"), "non-str-key");
+    assert.equal(kindOf("{'a': 1, None: 2}"), "non-str-key");
+    assert.equal(kindOf("{(1, 2): 'a'}"), "non-str-key");
+    assert.equal(kindOf("{-1.5: 'a'}"), "non-str-key");
+    assert.equal(kindOf("{key: 'a'}"), "unknown");
     assert.equal(kindOf("[*rows, 1]"), "unknown");
     assert.equal(kindOf("2j"), "unknown");
   });
@@ -188,11 +195,13 @@ describe("valueParts: the offending parts of a value", () => {
   });
 
   test("elements of lists, tuples and dicts, recursively, and both branches of a choice", () => {
-    assert.deepEqual(partsOf(`${imports}{"at": datetime.now(), "ids": [1, uuid4()], "k": ("a", date.today())}`, nonJson), [
+    assert.deepEqual(partsOf(`${imports}{"at": datetime.now(), "ids": [1, uuid4()], "k": ["a", date.today()]}`, nonJson), [
       "datetime.now()",
       "uuid4()",
       "date.today()",
     ]);
+    // A tuple is refused itself: it is the part, not its elements.
+    assert.deepEqual(partsOf(`${imports}{"k": ("a", date.today())}`, nonJson), ['("a", date.today())']);
     assert.deepEqual(partsOf(`${imports}datetime.now() if retry else uuid4()`, nonJson), ["datetime.now()", "uuid4()"]);
     assert.deepEqual(partsOf(`${imports}cached or date.today()`, nonJson), ["date.today()"]);
     assert.deepEqual(partsOf(`${imports}dict(at=datetime.now(), rows=1)`, nonJson), ["datetime.now()"]);
@@ -211,6 +220,24 @@ describe("valueParts: the offending parts of a value", () => {
     assert.deepEqual(partsOf(changed, nonJson), []);
     const nested = `${imports}def f():\n    inner = [uuid4()]\n    outer = {"ids": inner}\n    [outer]`;
     assert.deepEqual(partsOf(nested, nonJson), ["uuid4() via outer"]);
+  });
+
+  test("a dict with a non-string key is judged where it is written, or behind a name used once", () => {
+    assert.deepEqual(partsOf("def f():\n    counts = {7: 1}\n    counts", nonJson), ["{7: 1} via counts"]);
+    assert.deepEqual(partsOf("def f():\n    counts = {7: 1}\n    counts.pop(7)\n    counts", nonJson), []);
+  });
+
+  test("each part says whether it is nested, and whether a tuple or odd-keyed dict around it is refused first", () => {
+    const nonFinite = (info: ValueInfo) => info.kind === "non-finite";
+    const places = (source: string) => {
+      const { model, node } = probe(source);
+      return valueParts(model, node, nonFinite).map((p) => `${p.node.text}:${p.nested ? "nested" : "top"}${p.insideRefused ? ",refused" : ""}`);
+    };
+    assert.deepEqual(places("import math\nmath.nan"), ["math.nan:top"]);
+    assert.deepEqual(places("import math\nmath.nan if x else 1"), ["math.nan:top"]);
+    assert.deepEqual(places("import math\n[1, {'a': math.inf}]"), ["math.inf:nested"]);
+    assert.deepEqual(places("import math\n[(1, math.nan)]"), ["math.nan:nested,refused"]);
+    assert.deepEqual(places("import math\n{1: math.nan}"), ["math.nan:nested,refused"]);
   });
 
   test("a name bound to a choice is not followed: the value may be checked before it is stored", () => {

@@ -56,7 +56,10 @@ export type StoreMethod = "get" | "set" | "delete" | "clear";
 
 export interface StoreCall {
   node: SyntaxNode;
+  /** The method, the async forms of the asset store (`aget`, `aset`, `adelete`, `aclear`) under their synchronous name. */
   method: StoreMethod;
+  /** Called as its async form (`await store.aset(...)`): the method's name as written starts with `a`. */
+  async: boolean;
   store: StoreReference;
   args: CallArguments;
   /** The key argument (first positional or `key=`). */
@@ -66,6 +69,11 @@ export interface StoreCall {
   scope: Scope;
   /** The function the call is in, if any. */
   function?: FunctionInfo;
+}
+
+/** The method's name as the call writes it: `aset` for the asset store's async `set`. */
+export function writtenMethod(call: StoreCall): string {
+  return call.async ? `a${call.method}` : call.method;
 }
 
 /** How the store an expression evaluates to is found: known at once, or from another expression's. */
@@ -78,7 +86,10 @@ const DAG_DECORATOR = /^airflow\.(sdk|decorators)\.dag$/;
 const DAG_CLASS = /^airflow\.(sdk|models|models\.dag|sdk\.definitions\.dag)?\.?DAG$/;
 /** A Python operator, or its `.partial(...)` for mapped tasks: either names the task's callable. */
 const PYTHON_OPERATOR = /^airflow\..*\.(PythonOperator|PythonVirtualenvOperator|ExternalPythonOperator|BranchPythonOperator|ShortCircuitOperator)(\.partial)?$/;
-const STORE_METHODS: readonly StoreMethod[] = ["get", "set", "delete", "clear"];
+const SYNC_METHODS: readonly StoreMethod[] = ["get", "set", "delete", "clear"];
+/** The asset store's async forms on Airflow 3.3.x; the task store has none. */
+const ASYNC_METHODS: ReadonlyMap<string, StoreMethod> = new Map(SYNC_METHODS.map((m) => [`a${m}`, m]));
+const STORE_METHODS: readonly string[] = [...SYNC_METHODS, ...ASYNC_METHODS.keys()];
 /** The file's semantic model, built when a rule or another analysis first asks for it. */
 export const semanticModel = analysis("semantic model", (context) => new SemanticModel(context.tree, context.text, context));
 
@@ -107,20 +118,23 @@ export class SemanticModel extends PythonModel<FunctionInfo> {
 
   // ---- state stores ----
 
-  /** Every `get` / `set` / `delete` / `clear` call on a task or asset state store. */
+  /** Every `get` / `set` / `delete` / `clear` call on a task or asset state store, and the asset store's `aget` / `aset` / `adelete` / `aclear`. */
   get storeCalls(): StoreCall[] {
     if (!this.storeCallList) {
       this.storeCallList = [];
       for (const node of attributeCalls(this.tree, this.text, STORE_METHODS)) {
         const call = this.callInfo(node);
         const fn = node.childForFieldName("function")!;
-        const method = fn.childForFieldName("attribute")!.text;
+        const written = fn.childForFieldName("attribute")!.text;
+        const asyncMethod = ASYNC_METHODS.get(written);
+        const method = asyncMethod ?? (written as StoreMethod);
         const store = this.storeReference(fn.childForFieldName("object")!);
-        if (!store) continue;
+        if (!store || (asyncMethod && store.kind !== "asset")) continue;
         const { positional, keywords } = call.args;
         this.storeCallList.push({
           node: call.node,
-          method: method as StoreMethod,
+          method,
+          async: asyncMethod !== undefined,
           store,
           args: call.args,
           key: positional[0] ?? keywords.get("key")?.value,

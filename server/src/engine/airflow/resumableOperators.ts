@@ -42,23 +42,55 @@ export function isAirflowBaseOperator(qualifiedName: string): boolean {
   return /^(airflow\.([A-Za-z_]\w*\.)*)?BaseOperator$/.test(qualifiedName);
 }
 
-/** Provider operators whose synchronous path runs on the mixin (they implement its six methods and set their own key), by class name. */
-export const MIXIN_PROVIDER_OPERATORS: readonly string[] = [
-  "SparkSubmitOperator",
-  "DatabricksSubmitRunOperator",
-  "DatabricksRunNowOperator",
-  "SnowflakeSqlApiOperator",
-  "RedshiftDataOperator",
-  "BigQueryInsertJobOperator",
-  "GlueJobOperator",
+/** An operator of Airflow's providers whose synchronous path runs on the mixin: it implements the six methods and sets its own key. */
+export interface ProviderOperator {
+  /** The class name. */
+  name: string;
+  /** The module of the provider that defines it. */
+  module: string;
+  /** The `external_id_key` it sets, where it was read in the provider's source. */
+  externalIdKey?: string;
+}
+
+/**
+ * The provider operators built on `ResumableJobMixin`, read in the providers' source: the one list
+ * that AS302–AS309, AS405–AS407, AS502, the review and hover read. Adding an operator is one line;
+ * docs/provider-operators.md shows the same table (test/engine/resumable.test.ts compares them).
+ */
+export const PROVIDER_OPERATORS: readonly ProviderOperator[] = [
+  { name: "SparkSubmitOperator", module: "airflow.providers.apache.spark.operators.spark_submit", externalIdKey: "spark_job_id" },
+  { name: "DatabricksSubmitRunOperator", module: "airflow.providers.databricks.operators.databricks" },
+  { name: "DatabricksRunNowOperator", module: "airflow.providers.databricks.operators.databricks" },
+  { name: "SnowflakeSqlApiOperator", module: "airflow.providers.snowflake.operators.snowflake" },
+  { name: "SnowparkContainerJobOperator", module: "airflow.providers.snowflake.operators.snowpark_containers", externalIdKey: "snowpark_container_job_name" },
+  { name: "RedshiftDataOperator", module: "airflow.providers.amazon.aws.operators.redshift_data", externalIdKey: "redshift_statement_id" },
+  { name: "AthenaOperator", module: "airflow.providers.amazon.aws.operators.athena", externalIdKey: "athena_query_execution_id" },
+  { name: "GlueJobOperator", module: "airflow.providers.amazon.aws.operators.glue" },
+  { name: "BigQueryInsertJobOperator", module: "airflow.providers.google.cloud.operators.bigquery" },
+  { name: "CloudDataFusionStartPipelineOperator", module: "airflow.providers.google.cloud.operators.datafusion", externalIdKey: "datafusion_pipeline_run_id" },
+  { name: "AzureDataFactoryRunPipelineOperator", module: "airflow.providers.microsoft.azure.operators.data_factory", externalIdKey: "azure_data_factory_run_id" },
+  { name: "AirbyteTriggerSyncOperator", module: "airflow.providers.airbyte.operators.airbyte", externalIdKey: "airbyte_job_id" },
+  { name: "AnthropicBatchOperator", module: "airflow.providers.anthropic.operators.batch", externalIdKey: "anthropic_batch_id" },
+  { name: "OpenAITriggerBatchOperator", module: "airflow.providers.openai.operators.openai", externalIdKey: "openai_batch_id" },
 ];
-const PROVIDER_OPERATORS = new Set(MIXIN_PROVIDER_OPERATORS);
+
+/** The provider operators' class names, for text tests. */
+export const MIXIN_PROVIDER_OPERATORS: readonly string[] = PROVIDER_OPERATORS.map((operator) => operator.name);
+
+const PROVIDER_OPERATORS_BY_NAME: ReadonlyMap<string, ProviderOperator> = new Map(PROVIDER_OPERATORS.map((operator) => [operator.name, operator]));
+
+/**
+ * The provider operator `qualifiedName` names, when it is one built on the mixin: matched by class
+ * name under `airflow.providers.`, so that a provider's re-export of the class counts too.
+ */
+export function providerOperatorInfo(qualifiedName: string): ProviderOperator | undefined {
+  if (!qualifiedName.startsWith("airflow.providers.")) return undefined;
+  return PROVIDER_OPERATORS_BY_NAME.get(qualifiedName.slice(qualifiedName.lastIndexOf(".") + 1));
+}
 
 /** The operator's class name when `qualifiedName` is one of the provider operators built on the mixin. */
 export function providerOperator(qualifiedName: string): string | undefined {
-  if (!qualifiedName.startsWith("airflow.providers.")) return undefined;
-  const name = qualifiedName.slice(qualifiedName.lastIndexOf(".") + 1);
-  return PROVIDER_OPERATORS.has(name) ? name : undefined;
+  return providerOperatorInfo(qualifiedName)?.name;
 }
 
 /** Bases known to define nothing the rules look for (no mixin method, no `external_id_key`). */

@@ -6,16 +6,17 @@
  * (`from datetime import datetime` → `datetime.now()` is a `datetime`), literals, and names bound
  * once. Everything else is `unknown`, and rules stay silent on `unknown`.
  *
- * Airflow's task SDK validates a stored value against pydantic's `JsonValue` (so Airflow's own test
- * doubles of the store accessor describe it), which dispatches on the value's type: `str`, `int`,
- * `float`, `bool`, `list`, `dict`, `None` and their subclasses pass; any other type (a `datetime`, a
- * `set`, a class instance) is refused. NaN and Infinity are floats, so they pass that check, but JSON
- * has no spelling for them and the state store API refuses them.
+ * Airflow's task SDK validates a stored value against pydantic's `JsonValue`, which dispatches on
+ * the value's type: `str`, `int`, `float`, `bool`, `list`, `dict` with `str` keys, `None` and their
+ * subclasses pass; any other type (a `datetime`, a `set`, a class instance, and a tuple, even one
+ * nested in a list: it is not turned into a list) is refused with `pydantic.ValidationError`. On the
+ * asset store with a size limit (`[state_store] max_value_storage_bytes` > 0, the default) the value
+ * goes through `json.dumps` first, which refuses most of those types with `TypeError` but turns
+ * tuples into lists and `int`/`None` dict keys into strings, so those still reach the validation.
+ * NaN and Infinity are floats, so they pass the type check, but JSON has no spelling for them.
  *
- * Tuples (and NamedTuples) are left `unknown`, neither JSON nor offending: the project's reference
- * says a tuple is stored as a list, while `JsonValue`'s dispatch on the type name would refuse
- * `tuple`. Until that is settled against a running Airflow, no rule judges them; their elements
- * are still examined by {@link valueParts}.
+ * NamedTuple instances are left `unknown`: whether a `tuple` subclass is refused the same way has not
+ * been read in Airflow's source.
  */
 import { SyntaxNode } from "../syntax/parser";
 import { ClassInfo, SemanticModel } from "./model";
@@ -38,7 +39,11 @@ export type NonJsonKind =
   | "lambda"
   | "generator"
   /** An instance of a class defined in the file that is not a `str`/`int`/`float`/`list`/`dict`. */
-  | "instance";
+  | "instance"
+  /** A tuple literal (or `tuple(...)`): not turned into a list, refused like any other non-JSON type. */
+  | "tuple"
+  /** A dict literal with a key that is certainly not a `str` (`1`, `None`, `True`, `(a, b)`): {@link ValueInfo.key}. */
+  | "non-str-key";
 
 export type ValueKind =
   /** Certainly a JSON value: str, int, finite float, bool, or a list/dict of JSON values. */
@@ -57,7 +62,12 @@ export interface ValueInfo {
   cls?: ClassInfo;
   /** For `non-finite`: which one. */
   nonFinite?: "NaN" | "Infinity" | "-Infinity";
+  /** For `non-str-key`: the first key that is not a `str`, and its type (`int`, `float`, `bool`, `None`, `tuple`). */
+  key?: SyntaxNode;
+  keyType?: NonStringKeyType;
 }
+
+export type NonStringKeyType = "int" | "float" | "bool" | "None" | "tuple";
 
 export interface ValuePart extends ValueInfo {
   /** The sub-expression, as written in the examined expression, whose value was classified. */
@@ -68,6 +78,13 @@ export interface ValuePart extends ValueInfo {
    * in the examined expression. Editing `node` would then change code outside the examined expression.
    */
   via?: SyntaxNode;
+  /** The part is an element of a list, tuple or dict of the value, not the value itself (nor one branch of a choice). */
+  nested: boolean;
+  /**
+   * The part sits inside a container that is refused whatever its elements are (a tuple, a dict
+   * with a key that is not a `str`), so storing the value fails there first.
+   */
+  insideRefused: boolean;
 }
 
 const NON_JSON_KINDS: ReadonlySet<ValueKind> = new Set<NonJsonKind>([
@@ -85,7 +102,18 @@ const NON_JSON_KINDS: ReadonlySet<ValueKind> = new Set<NonJsonKind>([
   "lambda",
   "generator",
   "instance",
+  "tuple",
+  "non-str-key",
 ]);
+
+/**
+ * The kinds `json.dumps` accepts although they are not JSON values: it writes a tuple as a list and
+ * turns `int`, `float`, `bool` and `None` dict keys into strings. On the asset store with a size
+ * limit, such values pass `json.dumps` and are then refused by the validation.
+ */
+export function passesJsonDumps(info: ValueInfo): boolean {
+  return info.kind === "tuple" || (info.kind === "non-str-key" && info.keyType !== "tuple");
+}
 
 export function isNonJson(kind: ValueKind): kind is NonJsonKind {
   return NON_JSON_KINDS.has(kind);
@@ -107,6 +135,7 @@ const CALL_RESULTS = new Map<string, ValueKind>([
   ...entries("datetime", ["airflow.utils.timezone.utcnow", "airflow.utils.timezone.datetime", "airflow.sdk.timezone.utcnow", "airflow.sdk.timezone.datetime"]),
   ...entries("set", ["set"]),
   ...entries("frozenset", ["frozenset"]),
+  ...entries("tuple", ["tuple"]),
   ...entries("bytes", ["bytes", "bytearray"]),
   ...entries("decimal", ["decimal.Decimal"]),
   ...entries("path", ["Path", "PurePath", "PosixPath", "WindowsPath", "PurePosixPath", "PureWindowsPath"].flatMap((c) => [`pathlib.${c}`, `pathlib.${c}.cwd`, `pathlib.${c}.home`])),
@@ -174,29 +203,36 @@ export function valueKind(model: SemanticModel, expression: SyntaxNode): ValueIn
  */
 export function valueParts(model: SemanticModel, expression: SyntaxNode, wanted: (info: ValueInfo) => boolean): ValuePart[] {
   const parts: ValuePart[] = [];
-  collectParts(model, expression, wanted, parts, undefined, 0);
+  collectParts(model, expression, wanted, parts, { via: undefined, nested: false, insideRefused: false }, 0);
   return parts;
 }
 
-function collectParts(
-  model: SemanticModel,
-  node: SyntaxNode,
-  wanted: (info: ValueInfo) => boolean,
-  parts: ValuePart[],
-  via: SyntaxNode | undefined,
-  depth: number,
-): void {
+/** Where in the examined value a part sits. */
+interface PartPlace {
+  via: SyntaxNode | undefined;
+  nested: boolean;
+  insideRefused: boolean;
+}
+
+const CONTAINERS = new Set(["list", "tuple", "dictionary", "call"]);
+
+function collectParts(model: SemanticModel, node: SyntaxNode, wanted: (info: ValueInfo) => boolean, parts: ValuePart[], place: PartPlace, depth: number): void {
   if (depth > MAX_DEPTH) return;
   const info = classify(model, node, 0);
   if (wanted(info)) {
-    parts.push({ ...info, node, via });
+    parts.push({ ...info, node, ...place });
     return;
   }
-  for (const element of possibleElements(model, unparenthesize(node))) {
-    collectParts(model, element, wanted, parts, via, depth + 1);
+  const inner = unparenthesize(node);
+  // Elements of a container are nested in the value; the branches of a choice are the value itself.
+  const elementPlace: PartPlace = CONTAINERS.has(inner.type)
+    ? { via: place.via, nested: true, insideRefused: place.insideRefused || inner.type === "tuple" || info.kind === "non-str-key" }
+    : place;
+  for (const element of possibleElements(model, inner)) {
+    collectParts(model, element, wanted, parts, elementPlace, depth + 1);
   }
   const container = containerBehindName(model, node);
-  if (container) collectParts(model, container, wanted, parts, via ?? node, depth + 1);
+  if (container) collectParts(model, container, wanted, parts, { ...place, via: place.via ?? node }, depth + 1);
 }
 
 /** The sub-expressions whose values end up in the value of `node` (elements, dict values, branches). */
@@ -264,6 +300,9 @@ function classify(model: SemanticModel, expression: SyntaxNode, depth: number): 
       return is("set");
     case "lambda":
       return is("lambda");
+    case "tuple":
+    case "expression_list":
+      return is("tuple");
     case "generator_expression":
       return is("generator");
     case "list":
@@ -276,7 +315,9 @@ function classify(model: SemanticModel, expression: SyntaxNode, depth: number): 
         node.type === "list"
           ? children.every(jsonElement)
           : children.every((c) => c.type === "pair" && textKey(c.childForFieldName("key")) && jsonElement(c.childForFieldName("value")));
-      return allJson ? is("json") : unknown;
+      if (allJson) return is("json");
+      const nonString = node.type === "dictionary" ? nonStringKey(model, children) : undefined;
+      return nonString ? is("non-str-key", nonString) : unknown;
     }
     case "named_expression": {
       const value = node.childForFieldName("value");
@@ -302,8 +343,11 @@ function classify(model: SemanticModel, expression: SyntaxNode, depth: number): 
       if (nonFinite) return is("non-finite", { nonFinite });
       if (node.type === "identifier") {
         const resolved = model.resolveValue(node);
-        if (resolved.id !== node.id) return classify(model, resolved, depth + 1);
-        return unknown;
+        if (resolved.id === node.id) return unknown;
+        const bound = classify(model, resolved, depth + 1);
+        // A dict bound to a name can lose its odd key before the name is read; valueParts looks
+        // into it only where the name is used once (containerBehindName).
+        return bound.kind === "non-str-key" ? unknown : bound;
       }
       // `path.parent` is a path.
       const object = node.childForFieldName("object");
@@ -314,6 +358,36 @@ function classify(model: SemanticModel, expression: SyntaxNode, depth: number): 
       return classifyCall(model, node, depth);
     default:
       return unknown;
+  }
+}
+
+/** The first key of a dict display that is certainly not a `str`: a number, bool, `None` or tuple literal, or a name bound once to one. */
+function nonStringKey(model: SemanticModel, children: SyntaxNode[]): Pick<ValueInfo, "key" | "keyType"> | undefined {
+  for (const pair of children) {
+    const key = pair.type === "pair" ? pair.childForFieldName("key") : null;
+    if (!key) continue;
+    const keyType = nonStringKeyType(model.resolveValue(key));
+    if (keyType) return { key, keyType };
+  }
+  return undefined;
+}
+
+function nonStringKeyType(key: SyntaxNode): NonStringKeyType | undefined {
+  const node = key.type === "unary_operator" && ["-", "+"].includes(key.child(0)?.text ?? "") ? unparenthesize(key.childForFieldName("argument") ?? key) : key;
+  switch (node.type) {
+    case "integer":
+      return /[jJ]$/.test(node.text) ? undefined : "int";
+    case "float":
+      return /[jJ]$/.test(node.text) ? undefined : "float";
+    case "true":
+    case "false":
+      return node.id === key.id ? "bool" : undefined;
+    case "none":
+      return node.id === key.id ? "None" : undefined;
+    case "tuple":
+      return node.id === key.id ? "tuple" : undefined;
+    default:
+      return undefined;
   }
 }
 

@@ -1,12 +1,15 @@
 /**
  * Hover help for the state store API: a short reference (from the Airflow 3.3 behaviour the rules
  * encode) on `task_state_store`, `asset_state_store`, `NEVER_EXPIRE`, `execute_resumable`,
- * `external_id_key` and the six `ResumableJobMixin` methods, with links to the rules about them.
+ * `external_id_key`, the six `ResumableJobMixin` methods and the provider operators built on the
+ * mixin, with links to the rules about them.
  */
 import { PythonDocument } from "../syntax/document";
 import { SyntaxNode } from "../syntax/parser";
 import { ruleByCode } from "../rules";
 import { plainString } from "../syntax/nodes";
+import { SemanticModel } from "../airflow/model";
+import { MIXIN_PROVIDER_OPERATORS, ProviderOperator, providerOperatorInfo } from "../airflow/resumableOperators";
 
 export interface HoverInfo {
   /** UTF-16 offsets of the hovered name. */
@@ -42,11 +45,11 @@ const TOPICS: ReadonlyMap<string, Topic> = new Map<string, Topic>([
         "tss.get(key, default=None)",
         "tss.set(key, value, retention=timedelta(days=7))  # or NEVER_EXPIRE",
         "tss.delete(key)",
-        "tss.clear()  # this task instance (this map index) only",
+        "tss.clear()  # this task instance (this map index) only; takes no arguments",
         "```",
-        "Values must be JSON (`None` raises `ValueError`); keys are short strings without `.` or `/`. Entries expire after `[state_store] default_retention_days` (30) unless `retention=` says otherwise, and go when the task is cleared. Reach it as `context[\"task_state_store\"]` or a `task_state_store=None` parameter.",
+        "Values must be JSON (`None` raises `ValueError`; tuples, sets and datetimes raise `pydantic.ValidationError`); keys are short strings without `.` or `/`. Entries expire after `[state_store] default_retention_days` (30) unless `retention=` says otherwise, and are kept when the task instance is cleared. Reach it as `context[\"task_state_store\"]` or a `task_state_store=None` parameter.",
       ].join("\n"),
-      rules: [...STORE_RULES, "AS103", "AS205"],
+      rules: [...STORE_RULES, "AS103", "AS205", "AS207"],
     },
   ],
   [
@@ -60,7 +63,7 @@ const TOPICS: ReadonlyMap<string, Topic> = new Map<string, Topic>([
         "    store = asset_state_store[ORDERS]",
         '    store.set("watermark", datetime.now(tz=timezone.utc).isoformat())',
         "```",
-        "Index it with an asset among the task's inlets or outlets (any other raises `KeyError`); un-indexed `get`/`set` work only when the task has exactly one. `set` takes no `retention`. Take it as a named parameter, not together with `**context`. Mapped task instances share it: the last writer wins.",
+        "Index it with an asset among the task's inlets or outlets (any other raises `KeyError`); un-indexed `get`/`set` work only when the task has exactly one. `set` takes no `retention`. In an `async` task use `await store.aget(...)`, `aset`, `adelete`, `aclear`: the same rules apply. Take it as a named parameter, not together with `**context`. Mapped task instances share it: the last writer wins.",
       ].join("\n"),
       rules: [...STORE_RULES, "AS104", "AS201", "AS202", "AS203", "AS204"],
     },
@@ -118,11 +121,41 @@ export function hoverAt(document: PythonDocument, offset: number, ruleLink: (cod
   const node = document.tree.rootNode.namedDescendantForIndex(offset);
   const found = hoveredName(node);
   if (!found) return undefined;
-  const topic = TOPICS.get(found.name);
+  const topic = TOPICS.get(found.name) ?? providerOperatorTopic(document, found.node);
   if (!topic || (topic.memberOnly && !isMember(found.node))) return undefined;
   const rules = topic.rules.filter((code) => ruleByCode(code)).sort();
   const links = rules.map((code) => `[${code}](${ruleLink(code)})`).join(" · ");
   return { start: found.node.startIndex, end: found.node.endIndex, markdown: links ? `${topic.markdown}\n\nRules: ${links}` : topic.markdown };
+}
+
+const PROVIDER_OPERATOR_NAMES = new Set(MIXIN_PROVIDER_OPERATORS);
+
+/** The topic of a provider operator built on the mixin, when the identifier names one (`from airflow.providers... import AthenaOperator`). */
+function providerOperatorTopic(document: PythonDocument, identifier: SyntaxNode): Topic | undefined {
+  if (identifier.type !== "identifier" || !PROVIDER_OPERATOR_NAMES.has(identifier.text)) return undefined;
+  const parent = identifier.parent;
+  const expression = parent?.type === "attribute" && parent.childForFieldName("attribute")?.id === identifier.id ? parent : identifier;
+  const model = new SemanticModel(document.tree, document.getText());
+  const qualified = model.qualifiedName(expression) ?? importedName(identifier);
+  const operator = qualified ? providerOperatorInfo(qualified) : undefined;
+  return operator ? { markdown: providerOperatorMarkdown(operator), rules: ["AS305", "AS307", "AS405", "AS406", "AS407", "AS502"] } : undefined;
+}
+
+/** `module.Name` for a name in a `from module import Name` statement. */
+function importedName(identifier: SyntaxNode): string | undefined {
+  let statement: SyntaxNode | null = identifier.parent;
+  while (statement && statement.type !== "import_from_statement") statement = statement.parent;
+  const module = statement?.childForFieldName("module_name");
+  return module ? `${module.text}.${identifier.text}` : undefined;
+}
+
+function providerOperatorMarkdown(operator: ProviderOperator): string {
+  const key = operator.externalIdKey ? `under \`${operator.externalIdKey}\`` : "under its own key";
+  return [
+    `**\`${operator.name}\`** (\`${operator.module}\`) is built on \`ResumableJobMixin\`.`,
+    "",
+    `On its synchronous path (waiting for the job, not deferrable) with \`durable=True\`, the default, it stores the external job id in the task state store ${key}, so a retry after a worker crash reconnects to the running job instead of submitting it again. The deferrable path and a submit that does not wait are not protected, and \`retries=0\` leaves nothing to recover. Needs Airflow 3.3: below it the provider's shim stores nothing.`,
+  ].join("\n");
 }
 
 /** The name at `node`: an identifier, or the context key of `context["task_state_store"]`. */

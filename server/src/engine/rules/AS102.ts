@@ -4,8 +4,8 @@ import { mentionsStore } from "./textGates";
 
 /**
  * ## What it does
- * Checks for `None` given as the value of a task or asset state store's `set`, directly or through a
- * name bound to `None` in the same function.
+ * Checks for `None` given as the value of a task or asset state store's `set` (or the asset store's
+ * async `aset`), directly or through a name bound to `None` in the same function.
  *
  * ## Why is this bad?
  * The store refuses `None`: `set` raises `ValueError("Cannot set value as None")` at run time, so the
@@ -44,15 +44,17 @@ export const AS102: Rule = {
       const receiver = call.node.childForFieldName("function")!.childForFieldName("object")!;
       // Keep `key=` when the key was passed by keyword.
       const keyArgument = call.args.positional[0] ?? call.args.keywords.get("key")?.node;
+      // `await store.aset(k, None)` becomes `await store.adelete(k)`.
+      const deletion = keyArgument && `${receiver.text}.${call.async ? "adelete" : "delete"}(${keyArgument.text})`;
       report({
         node: call.value,
         message: "Storing `None` raises `ValueError` at run time; delete the key instead to forget it.",
-        fix: keyArgument
+        fix: deletion
           ? {
-              title: `Replace with \`${receiver.text}.delete(${keyArgument.text})\``,
+              title: `Replace with \`${deletion}\``,
               safe: false,
               kind: "quickfix",
-              edits: [replaceNode(call.node, `${receiver.text}.delete(${keyArgument.text})`)],
+              edits: [replaceNode(call.node, deletion)],
             }
           : undefined,
       });

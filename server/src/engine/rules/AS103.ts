@@ -1,6 +1,7 @@
 import { ensureImported, replaceNode } from "../fixes/edits";
 import { SyntaxNode } from "../syntax/parser";
 import { Rule } from "./rule";
+import { capitalize } from "./messageText";
 import { mentionsStore } from "./textGates";
 import { SemanticModel } from "../airflow/model";
 import { isNumberLiteral, plainString, stringLiteral, unparenthesize } from "../syntax/nodes";
@@ -10,7 +11,9 @@ import { Fix } from "../types";
  * ## What it does
  * Checks for a `retention` given to a task state store's `set` that is a number or a string: an
  * `int`, `float` or `str` literal (negative numbers and constant arithmetic included), or a name
- * bound once to one, at module level or in the same function.
+ * bound once to one, at module level or in the same function. Arithmetic and names bound to names
+ * are followed 16 levels deep; a value built deeper than that is not examined, and the rule says
+ * nothing about it.
  *
  * ## Why is this bad?
  * `retention` takes a `timedelta`, `NEVER_EXPIRE` or `None`. The store adds it to the current time to
@@ -43,7 +46,9 @@ import { Fix } from "../types";
  * number is read as days, like `[state_store] default_retention_days`. A name keeps its name
  * (`timedelta(days=RETENTION_DAYS)`), a name bound to an integer string is converted with `int(...)`.
  * `0` becomes `NEVER_EXPIRE`, because `0` means "never expire" in `default_retention_days`, while
- * `timedelta(days=0)` would expire the key at once. No fix is offered for negative numbers,
+ * `timedelta(days=0)` makes the entry due for cleanup at once: `get` still reads it (it does not
+ * filter on expiry) until `airflow state-store clean` deletes it, so whether it survives depends on
+ * when the cleanup runs. No fix is offered for negative numbers,
  * arithmetic whose unit nothing states (`7 * 24`), or strings that are not plain integers (`"7d"`).
  */
 export const AS103: Rule = {
@@ -69,7 +74,7 @@ export const AS103: Rule = {
           : "Pass a `timedelta`, e.g. `timedelta(days=7)`.";
       report({
         node: retention.node,
-        message: `\`retention\` takes a \`timedelta\`, \`NEVER_EXPIRE\` or \`None\`: ${describe(retention.value, constant)} raises \`TypeError\` at run time. ${advice}`,
+        message: `${capitalize(describe(retention.value, constant))} is not a \`timedelta\`: this \`set\` raises \`TypeError\` when the task runs. \`retention\` takes a \`timedelta\`, \`NEVER_EXPIRE\` or \`None\`. ${advice}`,
         fix: fix?.fix,
       });
     }

@@ -1,11 +1,13 @@
 import { removeArgument } from "../fixes/edits";
 import { Rule } from "./rule";
+import { writtenMethod } from "../airflow/model";
 import { mentionsStore } from "./textGates";
 
 /**
  * ## What it does
- * Checks for a `retention=` argument given to an asset state store's `set`, whether the store is
- * indexed by an asset (`asset_state_store[ORDERS].set(...)`) or not (`asset_state_store.set(...)`).
+ * Checks for a `retention=` argument given to an asset state store's `set` or async `aset`, whether
+ * the store is indexed by an asset (`asset_state_store[ORDERS].set(...)`) or not
+ * (`asset_state_store.set(...)`).
  *
  * ## Why is this bad?
  * The asset state store has no expiry: its entries live across all DAG runs until they are deleted,
@@ -51,7 +53,7 @@ export const AS104: Rule = {
       report({
         node: retention.node,
         message:
-          "The asset state store has no expiry: `set` takes no `retention` and raises `TypeError` at run time. " +
+          `The asset state store has no expiry: \`${writtenMethod(call)}\` takes no \`retention\` and raises \`TypeError\` at run time. ` +
           "Drop the argument (the value is kept until deleted), or use `task_state_store` if it should expire.",
         fix: {
           title: "Remove `retention=` (the value is then kept until deleted)",

@@ -1,7 +1,8 @@
 import { SyntaxNode } from "../syntax/parser";
 import { Rule } from "./rule";
+import { capitalize } from "./messageText";
 import { mentionsAny, mentionsStore } from "./textGates";
-import { StoreCall } from "../airflow/model";
+import { StoreCall, writtenMethod } from "../airflow/model";
 import { isNumberLiteral, stringLiteral, unparenthesize } from "../syntax/nodes";
 
 /** The `key` column of the state store tables (code: `String(512)`). */
@@ -12,8 +13,8 @@ const MAX_KEY_LENGTH = 512;
  * Checks the key given to a task or asset state store's `get`, `set` and `delete` (first positional
  * argument or `key=`), written in the call or through a name bound once:
  * - a key containing `.` or `/` (in an f-string, in its literal parts) is reported as a **warning**;
- * - a key that is not a string (a number, `True`, `None`, `bytes`, a list, tuple, dict or set) is
- *   reported as an **error**;
+ * - a key that is not a string (a number, `True`, `None`, a list, tuple, dict or set) is reported as
+ *   an **error**;
  * - a key longer than 512 characters (for an f-string: whose literal parts alone are) is reported as
  *   an **error**.
  *
@@ -68,11 +69,11 @@ export const AS105: Rule = {
         report({
           node: call.key,
           severity: "error",
-          message: `State store keys are strings, but this key is ${nonString}${holds}, so the \`${call.method}\` fails when the task runs. ${advice(resolved)}`,
+          message: `This key is ${nonString}${holds}, not a \`str\`: the \`${writtenMethod(call)}\` raises \`pydantic.ValidationError\` when the task runs. ${advice(resolved)}`,
         });
         continue;
       }
-      const text = keyText(resolved);
+      const text = keyText(resolved, true);
       if (!text) continue;
       const length = [...text.literal].length;
       if (length > MAX_KEY_LENGTH) {
@@ -107,8 +108,8 @@ function shorten(text: string): string {
 /** What a non-string key certainly is ("an `int`"), or undefined when it is a string or unknown. */
 function nonStringKind(node: SyntaxNode): string | undefined {
   if (isNumberLiteral(node)) return numberKind(node.text);
-  const literal = stringLiteral(node);
-  if (literal) return literal.isBytes ? "`bytes`" : undefined;
+  // UTF-8 `bytes` are coerced to `str` by the SDK.
+  if (stringLiteral(node)) return undefined;
   switch (node.type) {
     case "true":
     case "false":
@@ -139,10 +140,9 @@ function numberKind(written: string): string {
   return /[.eE]/.test(digits) ? "a `float`" : "an `int`";
 }
 
-/** How the message suggests writing a non-string key: the number or the bytes' text as a string. */
+/** How the message suggests writing a non-string key: the number as a string. */
 function advice(node: SyntaxNode): string {
-  const literal = stringLiteral(node);
-  const text = literal?.isBytes ? keyText(node, true)?.literal : isNumberLiteral(node) && /^\d+$/.test(node.text) ? node.text : undefined;
+  const text = isNumberLiteral(node) && /^\d+$/.test(node.text) ? node.text : undefined;
   return text !== undefined && /^[\w-]{1,40}$/.test(text) ? `Write it as a string: \`"${text}"\`.` : "Name the entry with a short descriptive string.";
 }
 
@@ -150,18 +150,18 @@ function tooLongMessage(call: StoreCall, subject: string, text: KeyText, length:
   const size = text.complete ? `${length} characters long` : `at least ${length} characters long`;
   const consequence =
     call.method === "set"
-      ? "so writing it fails in the metadata database when the task runs"
-      : `so no entry can be stored under it and \`${call.method}\` never finds one`;
-  return `${capitalize(subject)} is ${size}, but the state store's key column holds at most ${MAX_KEY_LENGTH}, ${consequence}. Use a short descriptive key, and keep long identifiers in the value.`;
+      ? `writing it fails in the metadata database when the task runs`
+      : `no entry can be stored under it, so \`${writtenMethod(call)}\` never finds one`;
+  return `${capitalize(subject)} is ${size}: ${consequence}. The state store's key column holds at most ${MAX_KEY_LENGTH}; use a short descriptive key, and keep long identifiers in the value.`;
 }
 
 function separatorMessage(subject: string, text: KeyText, characters: string[]): string {
   const found = characters.map((c) => `\`${c}\``).join(" and ");
   const why = characters.includes("/")
-    ? "and a `/` must be percent-encoded in the REST API's `.../state-store/{key}` URLs"
-    : "which read as namespaces or paths";
+    ? "read as namespaces or paths, and a `/` must be percent-encoded in the REST API's `.../state-store/{key}` URLs"
+    : "read as namespaces or paths";
   const example = text.complete && /^[\w./-]{1,60}$/.test(text.literal) ? `, e.g. \`"${text.literal.replace(/[./]+/g, "_")}"\`` : "";
-  return `${capitalize(subject)} contains ${found}: the store accepts it, but Airflow's guidance asks for short keys without dots or slashes, ${why}. Use \`_\` instead${example}.`;
+  return `${capitalize(subject)} contains ${found}: it works, but Airflow's guidance asks for keys without dots or slashes. They ${why}; use \`_\` instead${example}.`;
 }
 
 interface KeyText {
@@ -211,8 +211,3 @@ function decode(written: string, raw: boolean, formatted: boolean): string {
   if (formatted) text = text.replace(/\{\{/g, "{").replace(/\}\}/g, "}");
   return text;
 }
-
-function capitalize(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-

@@ -83,7 +83,7 @@ export const AS106: Rule = {
       const newName = SHIPPED_NAME[oldName];
       report({
         node: read,
-        message: `\`${oldName}\` is a name from the state stores' development that never shipped, so \`${read.text}\` raises \`KeyError\` on Airflow 3.3. The store is \`${context.text}["${newName}"]\`.`,
+        message: `\`${read.text}\` raises \`KeyError\` on Airflow 3.3: \`${oldName}\` is a development name that never shipped. The store is \`${context.text}["${newName}"]\`.`,
         fix: renameKey(key, newName, true),
       });
     }
@@ -97,7 +97,7 @@ export const AS106: Rule = {
       const returns = args.positional.length > 1 || args.keywords.has("default") ? "its default" : "`None`";
       report({
         node: read,
-        message: `\`${oldName}\` is a name from the state stores' development that never shipped, so \`${read.text}\` returns ${returns} on Airflow 3.3 and the store is never reached. Read \`"${newName}"\` instead.`,
+        message: `\`${read.text}\` returns ${returns} on Airflow 3.3, so the store is never reached. \`${oldName}\` is a development name that never shipped; read \`"${newName}"\` instead.`,
         fix: renameKey(key, newName, false),
       });
     }

@@ -1,6 +1,7 @@
 import { Rule } from "./rule";
 import { mentionsStore } from "./textGates";
 import { valueParts } from "../airflow/valueKind";
+import { writtenMethod } from "../airflow/model";
 
 /**
  * ## What it does
@@ -8,6 +9,8 @@ import { valueParts } from "../airflow/valueKind";
  * the list, tuple and dict literals the value is built from: `float("nan")`, `float("inf")`,
  * `float("-Infinity")` (any case), `math.nan`, `math.inf`, `-math.inf`, `numpy.nan`, `numpy.inf`,
  * `numpy.NINF` and their aliases, however they are imported, and names bound once to one of these.
+ * The asset store's `aset` is checked like `set`. A number inside a tuple, or inside a dict with a
+ * key that is not a string, is left to AS101: that container makes the `set` fail first.
  *
  * The search has a depth limit, so that no value takes long to examine: it looks 16 levels deep
  * into nested literals and `a if c else b` branches (a name bound to a container counts as a level
@@ -15,9 +18,15 @@ import { valueParts } from "../airflow/valueKind";
  * the rule says nothing about it.
  *
  * ## Why is this bad?
- * JSON has no NaN or Infinity, and Airflow's state store refuses them (the REST API answers 422), so
- * the `set` fails when the task runs. Such values usually stand for "no data yet" (an empty batch, a
- * missing metric): that case deserves explicit handling rather than a stored placeholder.
+ * JSON has no NaN or Infinity. The worker serialises the value with pydantic, which writes them as
+ * `null`, and what happens then depends on where the number is:
+ * - the value itself (`set("mean", float("nan"))`) reaches Airflow as a `null` value, which it
+ *   refuses (422, "value cannot be null"): the `set` fails when the task runs;
+ * - a number nested in a list or dict (`{"best": -math.inf}`) is stored as `null` without any error:
+ *   the number is lost, and the next reader gets `None`.
+ *
+ * Such values usually stand for "no data yet" (an empty batch, a missing metric): that case deserves
+ * explicit handling rather than a stored placeholder.
  *
  * ## Example
  * ```python
@@ -47,7 +56,7 @@ import { valueParts } from "../airflow/valueKind";
 export const AS107: Rule = {
   code: "AS107",
   name: "non-finite-value",
-  summary: "NaN or Infinity given to a state store's `set` (not JSON)",
+  summary: "NaN or Infinity given to a state store's `set`: refused as the value, silently stored as `null` when nested",
   defaultSeverity: "error",
   category: "values",
   fix: "none",
@@ -61,11 +70,18 @@ export const AS107: Rule = {
           if (reportedVia.has(part.via.id)) continue;
           reportedVia.add(part.via.id);
         }
+        // Inside a tuple or a dict with a non-string key the value fails on that container (AS101).
+        if (part.insideRefused) continue;
         const value = `\`${part.nonFinite ?? "NaN"}\``;
-        const subject = part.via ? `\`${part.via.text}\` holds ${value}, which` : value;
+        const method = writtenMethod(call);
+        const what = part.via
+          ? `\`${part.via.text}\` holds ${value} in a list or dict: it is stored as \`null\` without an error, and the number is lost.`
+          : part.nested
+            ? `${value} nested in this value is stored as \`null\` without an error: the number is lost.`
+            : `${value} is sent to Airflow as \`null\`, which it refuses: this \`${method}\` fails when the task runs.`;
         report({
           node: part.via ?? part.node,
-          message: `${subject} has no JSON form: the state store refuses NaN and Infinity, so storing it fails when the task runs. Check the number with \`math.isfinite()\` and leave it out, or store a finite number instead.`,
+          message: `${what} Check the number with \`math.isfinite()\` and leave it out, or store a finite number instead.`,
         });
       }
     }

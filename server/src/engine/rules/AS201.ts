@@ -22,7 +22,8 @@ import { Fix, TextEdit } from "../types";
  *
  * A task that reads the store through the dictionary fails, and gets a warning. Otherwise nothing
  * fails yet (the rule cannot see into helpers defined elsewhere that may be handed `context`), so the
- * finding is a hint that points at the guidance. A severity set for AS201 in the settings applies to both.
+ * finding is information that points at the guidance (information, not a hint, so that it shows in
+ * the Problems panel and its counts). A severity set for AS201 in the settings applies to both.
  *
  * ## Example
  * ```python
@@ -74,10 +75,10 @@ export const AS201: Rule = {
       const storeRead = body ? variableReferences(body, splat.name).map(readThrough).find((r) => r?.key === STORE) : undefined;
       const name = splat.name;
       const message = storeRead
-        ? `\`${storeRead.node.text}\` ${storeRead.node.type === "subscript" ? "raises `KeyError`" : "returns `None`"} at run time: Airflow passes the store to the \`${STORE}\` parameter, so \`**${name}\` never holds it. Use the parameter, and declare the other context keys the task reads as parameters instead of \`**${name}\`.`
-        : `Airflow passes the store to the \`${STORE}\` parameter, so \`**${name}\` never holds it: a helper later handed \`${name}\` to reach the store gets \`KeyError\`. The guidance asks for explicit parameters with the asset store; declare the context keys the task reads (\`ds=None\`) instead of \`**${name}\`.`;
-      // Without a read of the store through the dictionary nothing fails yet: a hint, not a warning.
-      report({ node: splat.node, message, severity: storeRead ? undefined : "hint", fix: reads ? explicitParametersFix(model, fn, splat, reads) : undefined });
+        ? `\`${storeRead.node.text}\` ${storeRead.node.type === "subscript" ? "raises `KeyError`" : "returns `None`"} when the task runs: \`**${name}\` never holds the asset store. Airflow passes the store to the \`${STORE}\` parameter; use it, and declare the other context keys the task reads as parameters instead of \`**${name}\`.`
+        : `\`**${name}\` never holds the asset store: a helper handed \`${name}\` to reach it gets \`KeyError\`. Airflow passes the store to the \`${STORE}\` parameter, and the guidance asks for explicit parameters with it; declare the context keys the task reads (\`ds=None\`) instead of \`**${name}\`.`;
+      // Without a read of the store through the dictionary nothing fails yet: information, not a warning.
+      report({ node: splat.node, message, severity: storeRead ? undefined : "info", fix: reads ? explicitParametersFix(model, fn, splat, reads) : undefined });
     }
   },
 };

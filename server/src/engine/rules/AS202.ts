@@ -85,8 +85,8 @@ export const AS202: Rule = {
         node: subscript,
         message:
           `Indexing the asset store with ${named} raises \`KeyError\` at run time: ` +
-          (declaresNone ? "this task has no concrete inlet or outlet, and the store holds only those. " : "it is not among this task's inlets or outlets, which are all the store holds. ") +
-          "Add it to the task's `outlets=` (or `inlets=` if the task only reads it).",
+          (declaresNone ? "this task has no concrete inlet or outlet. " : "it is not an inlet or outlet of this task. ") +
+          "The store holds only the task's inlets and outlets: add it to the task's `outlets=` (or `inlets=` if the task only reads it).",
         fix: addAssetFix(model, fn, subscript, store.asset, asset, missing),
       });
     }

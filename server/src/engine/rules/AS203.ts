@@ -2,13 +2,14 @@ import { replaceNode } from "../fixes/edits";
 import { Rule } from "./rule";
 import { mentionsStore } from "./textGates";
 import { AssetReference, assetReference, assetTextAt, compareAssets, onlyAsset, storeHolds, storeSize, taskDeclarations } from "../airflow/assets";
-import { FunctionInfo, SemanticModel, StoreCall } from "../airflow/model";
+import { FunctionInfo, SemanticModel, StoreCall, writtenMethod } from "../airflow/model";
 import { plainString } from "../syntax/nodes";
 import { Fix } from "../types";
 
 /**
  * ## What it does
- * Checks for `get`, `set`, `delete` or `clear` called on the asset state store without indexing it
+ * Checks for `get`, `set`, `delete` or `clear` (or their async forms `aget`, `aset`, `adelete`,
+ * `aclear`) called on the asset state store without indexing it
  * with an asset (`asset_state_store.set(...)` rather than `asset_state_store[ORDERS].set(...)`) in a
  * task that has no concrete inlet or outlet, or several. An asset that is both an inlet and an
  * outlet counts once; `AssetAlias` outlets do not count.
@@ -63,12 +64,13 @@ export const AS203: Rule = {
       const several = sizes.find((s) => s.min >= 2);
       if (!none && !several) continue;
       const receiver = call.node.childForFieldName("function")!.childForFieldName("object")!;
-      const shown = receiver.text.length <= 40 ? `\`${receiver.text}.${call.method}(...)\`` : `\`${call.method}(...)\` on the asset store`;
+      const method = writtenMethod(call);
+      const shown = receiver.text.length <= 40 ? `\`${receiver.text}.${method}(...)\`` : `\`${method}(...)\` on the asset store`;
       report({
         node: call.node,
         message: none
-          ? `${shown} raises \`ValueError\` at run time: this task has no concrete inlet or outlet, so the store cannot tell which asset is meant. Declare the asset in \`outlets=\` (or \`inlets=\`) and index the store with it.`
-          : `${shown} raises \`ValueError\` at run time: this task has ${several!.min === several!.max ? several!.min : `at least ${several!.min}`} concrete inlets and outlets, so the store cannot tell which one is meant. Index it with the asset: \`${receiver.text}[ASSET].${call.method}(...)\`.`,
+          ? `${shown} raises \`ValueError\` at run time: this task has no concrete inlet or outlet. The store cannot tell which asset is meant; declare the asset in \`outlets=\` (or \`inlets=\`) and index the store with it.`
+          : `${shown} raises \`ValueError\` at run time: this task has ${several!.min === several!.max ? several!.min : `at least ${several!.min}`} concrete inlets and outlets. The store cannot tell which one is meant; index it with the asset: \`${receiver.text}[ASSET].${method}(...)\`.`,
         fix: none ? undefined : indexFix(model, call, call.function),
       });
     }

@@ -10,7 +10,7 @@ import { Fix } from "../types";
 /**
  * ## What it does
  * Checks for a constant key — a string literal, or a name bound once to one — given to an asset
- * state store's `set` or `delete` inside a mapped task: a TaskFlow task run with `.expand(...)`,
+ * state store's `set` or `delete` (or `aset` / `adelete`) inside a mapped task: a TaskFlow task run with `.expand(...)`,
  * `.expand_kwargs(...)` or `.partial(...).expand(...)`, or a `python_callable` run by
  * `PythonOperator.partial(...).expand(...)`.
  *
@@ -74,8 +74,8 @@ export const AS204: Rule = {
       report({
         node: call.key,
         message:
-          `Every index of this mapped task ${call.method === "set" ? "writes" : "deletes"} the asset store key "${key}": the indices share the asset's store, so the last writer wins. ` +
-          `Give each index its own key (\`${suggestion}\`) or let one index write it.`,
+          `Every index of this mapped task ${call.method === "set" ? "writes" : "deletes"} the asset store key "${key}": the last writer wins. ` +
+          `The indices share the asset's store; give each index its own key (\`${suggestion}\`) or let one index write it.`,
         fix: fix?.fix,
       });
     }

@@ -14,9 +14,10 @@ const UTCNOW = "datetime.datetime.utcnow";
  *
  * ## Why is this bad?
  * `datetime.utcnow()` returns a naive `datetime`: it carries no time zone, although it holds UTC.
- * Airflow works with aware datetimes, so comparing one with a `logical_date` or a `start_date`
- * raises `TypeError: can't compare offset-naive and offset-aware datetimes`, `.timestamp()` reads it
- * as local time, and a watermark stored as its `.isoformat()` has no `+00:00` for the next reader
+ * Airflow works with aware datetimes: if one is compared with a `logical_date` or a `start_date`,
+ * the comparison raises `TypeError: can't compare offset-naive and offset-aware datetimes` (only
+ * then: a naive value that is never compared raises nothing). What is certain: `.timestamp()` reads
+ * it as local time, and a watermark stored as its `.isoformat()` has no `+00:00` for the next reader
  * to rely on. It is deprecated since Python 3.12. Store
  * `datetime.now(tz=timezone.utc).isoformat()`.
  *
@@ -64,8 +65,8 @@ export const AS206: Rule = {
       report({
         node: call.node,
         message: retagged
-          ? "`datetime.utcnow()` is deprecated since Python 3.12. `datetime.now(tz=timezone.utc)` gives the current UTC time as an aware datetime directly."
-          : "`datetime.utcnow()` returns a naive datetime (no time zone): comparing it with Airflow's aware dates raises `TypeError`, and its `.isoformat()` has no `+00:00`; it is deprecated since Python 3.12. Use `datetime.now(tz=timezone.utc)`.",
+          ? "`datetime.utcnow()` is deprecated since Python 3.12 (a `DeprecationWarning` when it runs). `datetime.now(tz=timezone.utc)` gives the current UTC time as an aware datetime directly."
+          : "`datetime.utcnow()` returns a naive datetime: it holds UTC but carries no time zone. If it is compared with Airflow's aware dates, the comparison raises `TypeError`; `.timestamp()` reads it as local time, and its `.isoformat()` has no `+00:00`. Deprecated since Python 3.12: use `datetime.now(tz=timezone.utc)`.",
         fix: fixFor(model, call.node, retagged),
       });
     }

@@ -397,12 +397,13 @@ function diagnostic(group: KeyChange[], text: string): Report {
   const committed = literalText(before);
   const names = group.map((c) => `\`${c.cls.name}\``);
   const classes = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0];
-  const stored = `Task instances of ${classes} that already submitted a job stored its id under the committed key \`${before.value}\`${origin(before, cls, "")}`;
+  const renamed = `\`external_id_key\` is no longer the committed key \`${before.value}\`${origin(before, cls, "")}: in-flight retries of ${classes} submit a duplicate job.`;
+  const stored = "Task instances that already submitted a job stored its id under that key";
   if (site.kind === "replace") {
     const restored = `${constantName(site.node) ?? ATTRIBUTE} = ${committed}`;
     return {
       node: site.node,
-      message: `${stored}, so their retries find nothing under \`${now.value}\` and submit a duplicate job. Restore \`${restored}\`.`,
+      message: `${renamed} ${stored}, and their retries find nothing under \`${now.value}\`. Restore \`${restored}\`.`,
       fix: { title: `Restore the committed key ${committed}`, safe: false, kind: "quickfix", edits: [replaceNode(site.node, committed)] },
     };
   }
@@ -410,7 +411,7 @@ function diagnostic(group: KeyChange[], text: string): Report {
   const edit = insertFirstInClassBody(cls, statement, text);
   return {
     node: cls.nameNode,
-    message: `${stored}, so their retries find nothing under \`${now.value}\`${origin(now, cls, "now ")} and submit a duplicate job. Set \`${statement}\` in \`${cls.name}\`${before.definer?.name === cls.name ? " again" : ""}.`,
+    message: `${renamed} ${stored}, and their retries find nothing under \`${now.value}\`${origin(now, cls, "now ")}. Set \`${statement}\` in \`${cls.name}\`${before.definer?.name === cls.name ? " again" : ""}.`,
     fix: edit && { title: `Set ${statement} in ${cls.name}`, safe: false, kind: "quickfix", edits: [edit] },
   };
 }

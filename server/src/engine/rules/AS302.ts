@@ -73,8 +73,8 @@ export const AS302: Rule = {
         node: execute.nameNode,
         message:
           problem === "never-called"
-            ? `\`${cls.name}.execute()\` never calls \`${call}\`, so the job id stored by an earlier try is never read: a retry after a worker crash submits the job again. Make the body \`return ${call}\`.`
-            : `\`${cls.name}.execute()\` calls \`execute_resumable\` but drops its result, so the task returns \`None\` instead of the job's result. Make it \`return ${call}\`.`,
+            ? `\`${cls.name}.execute()\` never calls \`${call}\`: a retry after a worker crash submits the job again. The job id stored by an earlier try is never read; make the body \`return ${call}\`.`
+            : `\`${cls.name}.execute()\` drops the result of \`execute_resumable\`: the task returns \`None\`, not the job's result. Make it \`return ${call}\`.`,
         fix: contextName ? replaceBody(execute, `return self.execute_resumable(${contextName})`) : undefined,
       });
     }

@@ -17,9 +17,9 @@ import { ABSTRACT_METHODS, MixinMethod, ResumableOperators } from "../airflow/re
  * be seen (a module outside the workspace, a name it cannot resolve).
  *
  * ## Why is this bad?
- * Python refuses to instantiate a class with abstract methods: creating the task raises
- * `TypeError: Can't instantiate abstract class ... without an implementation for abstract method ...`
- * while Airflow parses the DAG file, so the whole DAG fails to load.
+ * Python refuses to instantiate a class with abstract methods: creating the task raises `TypeError`
+ * (its message names the class and the missing methods; the wording differs between Python
+ * versions) while Airflow parses the DAG file, so the whole DAG fails to load.
  *
  * ## Example
  * ```python
@@ -84,7 +84,7 @@ export const AS303: Rule = {
       const edit = appendMethodsToClassBody(cls, missing.map(stub), text);
       report({
         node: cls.nameNode,
-        message: `\`${cls.name}\` does not implement ${list}, which \`ResumableJobMixin\` declares abstract: creating the task raises \`TypeError: Can't instantiate abstract class\` and the DAG fails to load. Implement ${missing.length > 1 ? "them" : "it"}.`,
+        message: `Creating \`${cls.name}\` raises \`TypeError\`, so the DAG fails to load: ${missing.length > 1 ? `${missing.length} abstract methods` : "an abstract method"} of \`ResumableJobMixin\` ${missing.length > 1 ? "are" : "is"} missing. Implement ${list}.`,
         fix: edit && {
           title: `Add ${missing.length > 1 ? "stubs" : "a stub"} for ${missing.map((m) => m.name).join(", ")}`,
           safe: false,

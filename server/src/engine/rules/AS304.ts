@@ -57,7 +57,7 @@ export const AS304: Rule = {
       const superclasses = cls.node.childForFieldName("superclasses")!;
       report({
         node: superclasses,
-        message: `\`${mixin.text}\` comes after \`${operator.text}\`: Airflow documents the mixin first, so that its constructor takes \`durable\` before \`BaseOperator\`'s runs. Put \`${mixin.text}\` before \`${operator.text}\`.`,
+        message: `\`${mixin.text}\` comes after \`${operator.text}\` in the bases: Airflow documents the mixin first. That way its constructor takes \`durable\` before \`BaseOperator\`'s runs; put \`${mixin.text}\` before \`${operator.text}\`.`,
         fix: {
           title: `Put ${mixin.text} before ${operator.text}`,
           // Only the two swap places: a base between them would move after the mixin too.

@@ -1,7 +1,7 @@
 import { SyntaxNode } from "../syntax/parser";
 import { Rule } from "./rule";
 import { ClassInfo, SemanticModel } from "../airflow/model";
-import { dictionaryEntry, ResumableOperators } from "../airflow/resumableOperators";
+import { dictionaryEntry, providerOperatorInfo, ResumableOperators } from "../airflow/resumableOperators";
 
 /**
  * ## What it does
@@ -9,9 +9,10 @@ import { dictionaryEntry, ResumableOperators } from "../airflow/resumableOperato
  * `.partial(...)`), in the `default_args` of the DAG it is created in when the call does not set
  * `retries` itself, and as the class's own default (a class attribute `retries = 0` or an
  * `__init__` parameter `retries=0`). Operators defined in other modules of the workspace and the
- * provider operators built on the mixin (`SparkSubmitOperator`, `DatabricksSubmitRunOperator`,
- * `DatabricksRunNowOperator`, `SnowflakeSqlApiOperator`, `RedshiftDataOperator`,
- * `BigQueryInsertJobOperator`, `GlueJobOperator`) count. A name bound once to `0` counts as `0`.
+ * provider operators built on the mixin (`SparkSubmitOperator`, `AthenaOperator`,
+ * `AzureDataFactoryRunPipelineOperator`, ...: [the list](../provider-operators.md)) count; for
+ * those the message names the key they store the job id under. A name bound once to `0` counts as
+ * `0`.
  *
  * ## Why is this bad?
  * The mixin stores the external job id so that the next try of the task instance can reconnect to
@@ -47,12 +48,13 @@ export const AS305: Rule = {
     const { model, report } = context;
     if (!model.text.includes("retries")) return;
     const resumable = ResumableOperators.of(context);
-    const message = (where: string) =>
-      `${where}: without a retry the job id the mixin stores is never read, so a worker crash fails the task instead of reconnecting to the running job. Allow at least one retry, or drop the mixin.`;
+    const message = (where: string, key?: string, tasks = "the task") =>
+      `${where}: a worker crash fails ${tasks} instead of reconnecting to the running job. Without a retry the job id the mixin stores${key ? ` (under \`${key}\`)` : ""} is never read; allow at least one retry, or drop the mixin.`;
 
     for (const operator of resumable.operatorCallsWith("retries")) {
       const retries = operator.call.args.keywords.get("retries")!;
-      if (isZero(model, retries.value)) report({ node: retries.node, message: message(`\`retries=0\` on this \`${shortName(operator.className)}\` task`) });
+      const key = providerOperatorInfo(operator.className)?.externalIdKey;
+      if (isZero(model, retries.value)) report({ node: retries.node, message: message(`\`retries=0\` on this \`${shortName(operator.className)}\` task`, key) });
     }
     const reported = new Set<number>();
     // Finding the DAGs resolves every call of the file: only worth it when some DAG has default_args.
@@ -64,7 +66,7 @@ export const AS305: Rule = {
       const inheriting = resumable.operatorCallsIn(dag).some(({ call }) => !call.args.keywords.has("retries") && !call.args.hasSplat);
       if (!inheriting) continue;
       reported.add(entry.pair.startIndex);
-      report({ node: entry.pair, message: message("`retries: 0` in `default_args` applies to this DAG's ResumableJobMixin operators") });
+      report({ node: entry.pair, message: message("`retries: 0` in `default_args`", undefined, "this DAG's ResumableJobMixin tasks") });
     }
 
     for (const cls of resumable.classes) {

@@ -44,7 +44,7 @@ export const AS306: Rule = {
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("submit_job")) return;
-    const consequence = "the mixin then stores no job id, so a retry after a worker crash submits the job again. Return the external job id.";
+    const consequence = "the mixin stores no job id, and crash safety is off. A retry after a worker crash submits the job again; return the external job id.";
     for (const cls of ResumableOperators.of(context).classes) {
       const submit = cls.methods.get("submit_job");
       const body = submit?.node.childForFieldName("body");
@@ -59,7 +59,7 @@ export const AS306: Rule = {
         report({ node: statement, message: `\`${cls.name}.submit_job\` returns \`None\` here: ${consequence}` });
       }
       if (mayFallOffEnd(body)) {
-        report({ node: submit.nameNode, message: `\`${cls.name}.submit_job\` can reach the end of its body without a \`return\`, which returns \`None\`: ${consequence}` });
+        report({ node: submit.nameNode, message: `\`${cls.name}.submit_job\` can end without a \`return\` (returning \`None\`): ${consequence}` });
       }
     }
   },

@@ -1,14 +1,14 @@
 import { SyntaxNode } from "../syntax/parser";
 import { Rule } from "./rule";
 import { SemanticModel } from "../airflow/model";
-import { dictionaryEntry, ResumableOperators } from "../airflow/resumableOperators";
+import { dictionaryEntry, providerOperatorInfo, ResumableOperators } from "../airflow/resumableOperators";
 
 /**
  * ## What it does
  * Reports `durable=False` on a `ResumableJobMixin` operator's call (or its `.partial(...)`), and
  * `"durable": False` in a DAG's `default_args`, once where each is written. Operators defined in
  * other modules of the workspace and the provider operators built on the mixin
- * (`SparkSubmitOperator`, `DatabricksSubmitRunOperator`, ...) count. A name bound once to `False`
+ * (`SparkSubmitOperator`, `AthenaOperator`, ...: [the list](../provider-operators.md)) count. A name bound once to `False`
  * counts as `False`.
  *
  * ## Why is this bad?
@@ -50,9 +50,10 @@ export const AS307: Rule = {
       const durable = operator.call.args.keywords.get("durable");
       if (!durable || !isFalse(model, durable.value)) continue;
       const name = operator.className.slice(operator.className.lastIndexOf(".") + 1);
+      const key = providerOperatorInfo(operator.className)?.externalIdKey;
       report({
         node: durable.node,
-        message: `\`durable=False\`: this \`${name}\` task does not store its job id, so a retry after a worker crash submits the job again instead of reconnecting. Make sure that is intended.`,
+        message: `\`durable=False\`: a retry of this \`${name}\` task after a worker crash submits the job again instead of reconnecting. The job id is not stored${key ? ` (under \`${key}\`)` : ""}; make sure that is intended.`,
       });
     }
     // Finding the DAGs resolves every call of the file: only worth it when some DAG has default_args.
@@ -64,7 +65,7 @@ export const AS307: Rule = {
       reported.add(entry.pair.startIndex);
       report({
         node: entry.pair,
-        message: "`durable: False` in `default_args` turns off crash safety for every ResumableJobMixin operator of the DAG: their job ids are not stored, so a retry after a worker crash submits the job again. Make sure that is intended.",
+        message: "`durable: False` in `default_args`: after a worker crash, this DAG's ResumableJobMixin tasks submit their job again. Their job ids are not stored; make sure that is intended.",
       });
     }
   },

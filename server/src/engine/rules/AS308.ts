@@ -8,8 +8,9 @@ import { DEFAULT_EXTERNAL_ID_KEY, EXTERNAL_ID_KEY, ResumableOperators, snakeCase
  * its bases (in the same file or in another module of the workspace), so it stores its job ids under
  * the mixin's default key `"remote_job_id"`. Provider operators built on the mixin set their own key.
  *
- * The rule is a hint for new code. It stays silent when a base class cannot be seen, for classes
- * meant as bases of other operators (see AS303), and for classes that already exist in the file's
+ * The rule reports information for new code (not a hint, so that it shows in the Problems panel).
+ * It stays silent when a base class cannot be seen, for classes meant as bases of other operators
+ * (see AS303), and for classes that already exist in the file's
  * committed version: they may be deployed with the default key, and AS301 guards that key from then
  * on.
  *
@@ -46,7 +47,7 @@ export const AS308: Rule = {
   code: "AS308",
   name: "default-external-id-key",
   summary: "ResumableJobMixin operator without its own `external_id_key` (stores ids under `remote_job_id`)",
-  defaultSeverity: "hint",
+  defaultSeverity: "info",
   category: "crash",
   fix: "unsafe",
   inputs: { workspace: true },

@@ -5,21 +5,30 @@ import { analysis } from "../context";
 import { ClassInfo, FunctionInfo, SemanticModel, semanticModel } from "../airflow/model";
 import { ABSTRACT_METHODS, MIXIN_PROVIDER_OPERATORS, MixinMethod, ResumableOperators, decoratorNames } from "../airflow/resumableOperators";
 
+/** The methods `execute_resumable` calls only on a try that finds a stored job id: after a crash. */
+const RECOVERY_ONLY = new Set(["get_job_status", "is_job_active", "is_job_succeeded"]);
+
 /**
  * ## What it does
  * Checks the signatures of a `ResumableJobMixin` operator's overrides of the mixin's six methods
- * against the arguments `execute_resumable` passes: `submit_job(self, context)`,
- * `get_job_status(self, external_id, context)`, `is_job_active(self, status)`,
- * `is_job_succeeded(self, status)`, `poll_until_complete(self, external_id, context)` and
- * `get_job_result(self, external_id, context)`. It reports an override that takes fewer positional
- * parameters, typically the pre-release signatures without `context`
- * (`get_job_status(self, external_id)`, `submit_job(self)`). Overrides taking `*args` or `**kwargs`
- * or the missing parameter as keyword-only, static methods and class methods are left alone.
+ * against the arguments `execute_resumable` passes, all of them positionally:
+ * `submit_job(self, context)`, `get_job_status(self, external_id, context)`,
+ * `is_job_active(self, status)`, `is_job_succeeded(self, status)`,
+ * `poll_until_complete(self, external_id, context)` and `get_job_result(self, external_id, context)`.
+ * It reports an override that takes fewer positional parameters: the pre-release signatures without
+ * `context` (`get_job_status(self, external_id)`, `submit_job(self)`), a keyword-only `context`
+ * (`submit_job(self, *, context)`), or `**kwargs` in its place. Overrides taking `*args`, static
+ * methods and class methods are left alone.
  *
  * ## Why is this bad?
- * The mixin calls the method with the documented arguments, so the override raises
- * `TypeError: ... takes 2 positional arguments but 3 were given` when the task runs, on the first
- * try and on every retry. Nothing shows it while the DAG is parsed.
+ * The mixin passes the arguments positionally, so the override raises
+ * `TypeError: ... takes 2 positional arguments but 3 were given` when it is called. Nothing shows it
+ * while the DAG is parsed, and when it shows depends on the method:
+ * - `submit_job`, `poll_until_complete` and `get_job_result` run on every try: the task fails on
+ *   its first try and on every retry;
+ * - `get_job_status`, `is_job_active` and `is_job_succeeded` run only on a try that finds a stored
+ *   job id: the first try passes, and exactly the crash recovery breaks, when a worker died while
+ *   the job was running.
  *
  * ## Example
  * ```python
@@ -40,12 +49,13 @@ import { ABSTRACT_METHODS, MIXIN_PROVIDER_OPERATORS, MixinMethod, ResumableOpera
  * the parameter before them has a default). It is safe when the method's body does not use the
  * added names and no code of the file calls the method by name: the override then behaves as before
  * for the call that used to fail. Otherwise it is unsafe: an added `context` would hide a global of
- * that name, and the file's own calls with the old arguments would now fail.
+ * that name, and the file's own calls with the old arguments would now fail. No fix is offered for a
+ * keyword-only parameter or `**kwargs`: where the parameter belongs is the author's choice.
  */
 export const AS309: Rule = {
   code: "AS309",
   name: "pre-release-signature",
-  summary: "ResumableJobMixin method overridden with a pre-release signature (TypeError when the task runs)",
+  summary: "ResumableJobMixin method that does not take the arguments the mixin passes positionally (TypeError on every try, or on crash recovery)",
   defaultSeverity: "error",
   category: "crash",
   fix: "safe or unsafe",
@@ -58,33 +68,42 @@ export const AS309: Rule = {
       for (const method of ABSTRACT_METHODS) {
         const override = cls.methods.get(method.name);
         if (!override || override.node.type !== "function_definition") continue;
-        const missing = missingParameters(override, method);
-        if (!missing) continue;
+        const mismatch = missingParameters(override, method);
+        if (!mismatch) continue;
+        const { missing, keywordOnly } = mismatch;
         const expected = `${method.name}(self, ${method.parameters.join(", ")})`;
         const names = missing.map((name) => `\`${name}\``).join(" and ");
+        const recoveryOnly = RECOVERY_ONLY.has(method.name);
+        const what = keywordOnly.length > 0 ? `takes ${names} only by keyword` : `takes no ${names}`;
+        const fails = recoveryOnly ? "a retry that finds the stored job id raises `TypeError`" : "the task raises `TypeError` on every try";
+        const when = recoveryOnly ? " The first try passes: exactly the crash recovery breaks." : "";
+        const parameters = missing.length > 1 ? "positional parameters" : "a positional parameter";
         report({
           node: override.nameNode,
-          message: `\`${cls.name}.${method.name}\` takes no ${names}, but the mixin calls \`${expected}\`: the task fails with \`TypeError\` when it runs. Add ${names}.`,
-          fix: addParameters(model, cls, override, missing),
+          message: `\`${cls.name}.${method.name}\` ${what}: ${fails}.${when} The mixin passes its arguments positionally, \`${expected}\`; take ${names} as ${parameters}.`,
+          fix: keywordOnly.length > 0 ? undefined : addParameters(model, cls, override, missing),
         });
       }
     }
   },
 };
 
-/** The parameters `method` lacks, or undefined when its signature accepts the mixin's call. */
-function missingParameters(override: FunctionInfo, method: MixinMethod): string[] | undefined {
+/**
+ * The positional parameters `method` lacks (and those of them it takes only by keyword), or
+ * undefined when its signature accepts the mixin's positional call.
+ */
+function missingParameters(override: FunctionInfo, method: MixinMethod): { missing: string[]; keywordOnly: string[] } | undefined {
   if (decoratorNames(override.node).some((name) => /(^|\.)(staticmethod|classmethod)$/.test(name))) return undefined;
   const { parameters } = override;
-  if (parameters.some((p) => p.kind === "var-positional" || p.kind === "var-keyword")) return undefined;
+  // `*args` takes any positional argument; `**kwargs` takes none.
+  if (parameters.some((p) => p.kind === "var-positional")) return undefined;
   const positional = parameters.filter((p) => p.kind === "positional");
   if (positional.length === 0) return undefined;
   const accepted = positional.length - 1; // after `self`
   if (accepted >= method.parameters.length) return undefined;
   const missing = method.parameters.slice(accepted);
-  // `submit_job(self, *, context)` works when the mixin passes `context=` by keyword: not known.
-  if (parameters.some((p) => p.kind === "keyword-only" && missing.includes(p.name))) return undefined;
-  return missing;
+  const keywordOnly = missing.filter((name) => parameters.some((p) => p.kind === "keyword-only" && p.name === name));
+  return { missing, keywordOnly };
 }
 
 function addParameters(model: SemanticModel, cls: ClassInfo, override: FunctionInfo, missing: readonly string[]) {

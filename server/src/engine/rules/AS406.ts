@@ -2,6 +2,7 @@ import { replaceNode } from "../fixes/edits";
 import { appendItem } from "../fixes/lists";
 import { SyntaxNode } from "../syntax/parser";
 import { Rule } from "./rule";
+import { capitalize } from "./messageText";
 import { DependencyGraph, Task } from "../airflow/dependencies";
 import { SemanticModel } from "../airflow/model";
 import { dictionaryEntry, ResumableOperators } from "../airflow/resumableOperators";
@@ -74,7 +75,7 @@ export const AS406: Rule = {
         if (!isFalse(model, wait.value)) continue;
         report({
           node: wait.node,
-          message: `\`deferrable=True\` with \`wait_for_termination=False\` defers nothing: ${operatorName(task)} returns as soon as the job is submitted, so nothing waits for it and the task's success only means the job was accepted. Set \`wait_for_termination=True\`.`,
+          message: `\`deferrable=True\` with \`wait_for_termination=False\` defers nothing, and nothing waits for the job. ${capitalize(operatorName(task))} returns as soon as the job is submitted, so the task's success only means the job was accepted; set \`wait_for_termination=True\`.`,
           fix: setTrue(wait.value),
         });
         continue;
@@ -88,7 +89,7 @@ export const AS406: Rule = {
       if (deferrableDefault && isTrue(model, deferrableDefault.value)) continue;
       report({
         node: deferrable.node,
-        message: `\`deferrable=True\` defers nothing here: the DAG's \`default_args\` set \`wait_for_termination\` to \`False\`, so ${operatorName(task)} returns as soon as the job is submitted and nothing waits for it. Pass \`wait_for_termination=True\` to this operator.`,
+        message: `\`deferrable=True\` defers nothing here, and nothing waits for the job: \`default_args\` set \`wait_for_termination\` to \`False\`. ${capitalize(operatorName(task))} returns as soon as the job is submitted; pass \`wait_for_termination=True\` to this operator.`,
         fix: addWait(model, task),
       });
     }
@@ -101,7 +102,7 @@ export const AS406: Rule = {
       reported.add(wait.pair.id);
       report({
         node: wait.pair,
-        message: "`default_args` set `deferrable: True` with `wait_for_termination: False`: the DAG's operators return as soon as their job is submitted, so nothing is deferred and nothing waits for the jobs. Set `wait_for_termination` to `True`.",
+        message: "`deferrable: True` with `wait_for_termination: False` in `default_args`: nothing is deferred, and nothing waits for the jobs. The DAG's operators return as soon as their job is submitted; set `wait_for_termination` to `True`.",
         fix: setTrue(wait.value),
       });
     }

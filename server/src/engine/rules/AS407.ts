@@ -71,7 +71,7 @@ export const AS407: Rule = {
         const edits = moveDependency(graph, dependency, wait);
         report({
           ...range,
-          message: `${taskName(dependency.downstream)} runs as soon as ${taskName(submit)} has handed its job over (\`${split.noWait.name}=False\`): its success means the job was accepted, not that it finished. Make it depend on ${taskName(wait)}, which waits for the job.`,
+          message: `${taskName(dependency.downstream)} runs as soon as ${taskName(submit)} has handed its job over: it follows an accepted job, not a finished one. ${taskName(submit)} has \`${split.noWait.name}=False\`; make it depend on ${taskName(wait)}, which waits for the job.`,
           fix: edits && { title: `Make ${taskName(dependency.downstream)} depend on ${taskName(wait)}`, safe: false, kind: "refactor.rewrite", edits },
         });
       }

@@ -57,7 +57,7 @@ export const AS501: Rule = {
     if (!use) return;
     report({
       node: use.node,
-      message: `${use.failure}: ${pinStatement(airflowPin, path)}, and state stores exist only from Airflow 3.3 on. Upgrade to Airflow 3.3 or later before using them.`,
+      message: `${use.failure}: state stores exist only from Airflow 3.3 on. Here ${pinStatement(airflowPin, path)}; upgrade to Airflow 3.3 or later before using them.`,
     });
   },
 };

@@ -11,7 +11,8 @@ import { dictionaryEntry, ResumableOperators } from "../airflow/resumableOperato
  * AS501): a class derived from `ResumableJobMixin` (directly, through classes of the file or of the
  * workspace's other modules), and `durable=True` written on an operator or in a DAG's
  * `default_args`. A hierarchy of such classes is reported once, at the name of its base class in the
- * file. Subclasses of provider operators built on the mixin (`SparkSubmitOperator`) are not reported:
+ * file. Subclasses of provider operators built on the mixin (`SparkSubmitOperator`, ...:
+ * [the list](../provider-operators.md)) are not reported:
  * they ask for nothing the provider operator does not already do. A class with more than 16 classes
  * between it and the mixin in its chain of bases is not taken for one.
  *
@@ -56,11 +57,11 @@ export const AS502: Rule = {
     const operators = ResumableOperators.of(context);
     for (const { cls, mixin } of mixinClasses(operators)) {
       const shim = mixin.startsWith("airflow.sdk.")
-        ? "importing it from `airflow.sdk` fails there, and the providers' pre-3.3 shim of the mixin stores no job id"
-        : "below 3.3 the mixin is the providers' shim, which stores no job id";
+        ? "Importing it from `airflow.sdk` fails there, and the providers' pre-3.3 shim of the mixin stores no job id"
+        : "Below 3.3 the mixin is the providers' shim, which stores no job id";
       report({
         node: cls.nameNode,
-        message: `\`${cls.name}\` relies on \`ResumableJobMixin\`, but ${pinned}: ${shim}, so every retry submits the job again. ${UPGRADE}`,
+        message: `\`${cls.name}\` relies on \`ResumableJobMixin\`, which does not store job ids below Airflow 3.3: every retry submits the job again. Here ${pinned}. ${shim}. ${UPGRADE}`,
       });
     }
     for (const keyword of durableKeywords(model, operators)) {
@@ -75,7 +76,7 @@ export const AS502: Rule = {
 const UPGRADE = "Upgrade to Airflow 3.3 or later, or make the job safe to submit twice.";
 
 function durableMessage(what: string, pinned: string): string {
-  return `${what}: ${pinned}, where the operator's pre-3.3 shim stores no job id, so a retry after a worker crash submits the job again. ${UPGRADE}`;
+  return `${what} below Airflow 3.3: a retry after a worker crash submits the job again. Here ${pinned}, and the operator's pre-3.3 shim stores no job id. ${UPGRADE}`;
 }
 
 /**

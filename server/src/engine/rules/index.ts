@@ -13,6 +13,7 @@ import { AS203 } from "./AS203";
 import { AS204 } from "./AS204";
 import { AS205 } from "./AS205";
 import { AS206 } from "./AS206";
+import { AS207 } from "./AS207";
 import { AS301 } from "./AS301";
 import { AS302 } from "./AS302";
 import { AS303 } from "./AS303";
@@ -32,7 +33,7 @@ import { AS407 } from "./AS407";
 import { AS501 } from "./AS501";
 import { AS502 } from "./AS502";
 
-export const allRules: readonly Rule[] = [AS101, AS102, AS103, AS104, AS105, AS106, AS107, AS201, AS202, AS203, AS204, AS205, AS206, AS301, AS302, AS303, AS304, AS305, AS306, AS307, AS308, AS309, AS401, AS402, AS403, AS404, AS405, AS406, AS407, AS501, AS502];
+export const allRules: readonly Rule[] = [AS101, AS102, AS103, AS104, AS105, AS106, AS107, AS201, AS202, AS203, AS204, AS205, AS206, AS207, AS301, AS302, AS303, AS304, AS305, AS306, AS307, AS308, AS309, AS401, AS402, AS403, AS404, AS405, AS406, AS407, AS501, AS502];
 
 export function ruleByCode(code: string): Rule | undefined {
   return allRules.find((r) => r.code === code);
