@@ -5,8 +5,8 @@
  * - `ASxxx.ranges` records the exact range of every finding in `ASxxx.py` (a snapshot, reviewed by hand);
  * - `ASxxx.fixed.py` is the fire fixture after applying every fix of the rule; each fix is also
  *   applied alone and the result re-parsed and re-checked: it must remove exactly the diagnostics
- *   that carry that same fix (the same edits) — its own, and the others a single rewrite resolves
- *   together, such as AS401's reports on every call of one key. Each alternative rewrite a diagnostic
+ *   that carry that same fix (the same edits) — its own, and any other that the same rewrite resolves
+ *   together. Each alternative rewrite a diagnostic
  *   offers beside its fix (AS405's one durable task) is applied alone and checked the same way.
  * - `ASxxx.baseline.py`, when present, is the committed text of both fixtures for rules that compare
  *   with it (AS301): it is passed as `baselineText` to every check, and the silent fixture must also

@@ -31,7 +31,7 @@ export interface CheckSettings {
 }
 
 /** What the report shows of a finding: plain data, small enough to send between threads and to cache. */
-export type ReportedDiagnostic = Pick<Diagnostic, "code" | "name" | "severity" | "message" | "range"> & { fix?: { title: string; safe: boolean } };
+export type ReportedDiagnostic = Pick<Diagnostic, "code" | "name" | "severity" | "message" | "range" | "related"> & { fix?: { title: string; safe: boolean } };
 
 export interface FileOutcome {
   /** Absolute path. */
@@ -146,8 +146,8 @@ export async function checkFile(file: string, settings: CheckSettings, needsBase
 }
 
 function reported(diagnostic: Diagnostic): ReportedDiagnostic {
-  const { code, name, severity, message, range, fix } = diagnostic;
-  return { code, name, severity, message, range, ...(fix ? { fix: { title: fix.title, safe: fix.safe } } : {}) };
+  const { code, name, severity, message, range, fix, related } = diagnostic;
+  return { code, name, severity, message, range, ...(fix ? { fix: { title: fix.title, safe: fix.safe } } : {}), ...(related ? { related } : {}) };
 }
 
 /** The file's pin; a project file no reader can make sense of is reported with the file, which is still checked. */

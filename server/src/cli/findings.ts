@@ -3,7 +3,7 @@
  * working folder, a fixed order, and the counts behind the summary and the exit status.
  */
 import * as path from "node:path";
-import { Severity } from "../engine";
+import { RelatedLocations, Severity } from "../engine";
 import { FileOutcome } from "./check";
 import { compareStrings } from "./files";
 
@@ -23,6 +23,16 @@ export interface Finding {
   endLine: number;
   endColumn: number;
   fix: { title: string; safe: boolean } | null;
+  /** Other places of the same finding (AS401: the key's other calls), 1-based as the finding's own; empty when there are none. */
+  related: RelatedPlace[];
+}
+
+export interface RelatedPlace {
+  message: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
 }
 
 /** The Markdown review of one file (`--format review`). */
@@ -83,6 +93,7 @@ export function buildReport(outcomes: readonly FileOutcome[], folderProblems: re
         endLine: d.range.end.line + 1,
         endColumn: d.range.end.character + 1,
         fix: d.fix ? { title: d.fix.title, safe: d.fix.safe } : null,
+        related: relatedPlaces(d.related),
       });
     }
   }
@@ -90,6 +101,17 @@ export function buildReport(outcomes: readonly FileOutcome[], folderProblems: re
   failures.sort((a, b) => compareStrings(a.path, b.path) || compareStrings(a.message, b.message));
   reviews.sort((a, b) => compareStrings(a.path, b.path));
   return { cwd, findings, failures, fixed, fixedFiles, fixMode, reviews };
+}
+
+function relatedPlaces(related: RelatedLocations | undefined): RelatedPlace[] {
+  if (!related) return [];
+  return related.ranges.map((range) => ({
+    message: related.message,
+    line: range.start.line + 1,
+    column: range.start.character + 1,
+    endLine: range.end.line + 1,
+    endColumn: range.end.character + 1,
+  }));
 }
 
 /** Path, then line, column and code; the rest only breaks ties so the order is total. */

@@ -1,6 +1,6 @@
 /** The human format: one `path:line:col: CODE message` line per finding, then a summary, as ruff prints them. */
 import { Severity } from "../engine";
-import { RunReport } from "./findings";
+import { Finding, RunReport } from "./findings";
 
 const SEVERITY_ORDER: readonly Severity[] = ["error", "warning", "info", "hint"];
 
@@ -9,9 +9,17 @@ function count(n: number, singular: string, plural = `${singular}s`): string {
 }
 
 export function formatText(report: RunReport): string {
-  const lines = report.findings.map((f) => `${f.path}:${f.line}:${f.column}: ${f.code} ${f.message}`);
+  const lines = report.findings.map((f) => `${f.path}:${f.line}:${f.column}: ${f.code} ${f.message}${alsoAt(f)}`);
   lines.push(...summary(report));
   return lines.join("\n") + "\n";
+}
+
+/** ` (also at lines 12 and 15)`: the finding's other places, which are not findings of their own. */
+function alsoAt(finding: Finding): string {
+  const lines = [...new Set(finding.related.map((r) => r.line))];
+  if (lines.length === 0) return "";
+  const list = lines.length > 1 ? `${lines.slice(0, -1).join(", ")} and ${lines[lines.length - 1]}` : `${lines[0]}`;
+  return ` (also at line${lines.length > 1 ? "s" : ""} ${list})`;
 }
 
 function summary(report: RunReport): string[] {

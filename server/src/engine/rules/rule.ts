@@ -66,6 +66,8 @@ export interface Report {
    * (`airflowStateStore.rules`, `--rule-severity`) wins over it for every report of the rule.
    */
   severity?: Severity;
+  /** Other places of the same finding, shown with it (its other calls) instead of as findings of their own. */
+  related?: { message: string; nodes: readonly SyntaxNode[] };
 }
 
 /**
