@@ -9,11 +9,16 @@ export const SECTION = "airflowStateStore";
 
 export interface ServerSettings {
   enable: boolean;
-  /** Severity per rule code, from `airflowStateStore.rules`. */
+  /** `airflowStateStore.showSyntaxErrors`: AS001 runs (Python's language server shows syntax errors already, so it is off by default). */
+  showSyntaxErrors: boolean;
+  /** Severity per rule code, from `airflowStateStore.rules`, with AS001 off unless `showSyntaxErrors`. */
   severities: Record<string, SeveritySetting>;
 }
 
-export const DEFAULT_SETTINGS: ServerSettings = { enable: true, severities: {} };
+/** The rule `showSyntaxErrors` turns on. */
+const SYNTAX_ERRORS_RULE = "AS001";
+
+export const DEFAULT_SETTINGS: ServerSettings = { enable: true, showSyntaxErrors: false, severities: { [SYNTAX_ERRORS_RULE]: "off" } };
 
 const SEVERITY_SETTINGS: readonly SeveritySetting[] = ["off", "hint", "info", "warning", "error"];
 const RULE_CODE = /^AS[0-9]{3}$/;
@@ -29,7 +34,9 @@ export function parseSettings(raw: unknown, warn: (message: string) => void): Se
       else warn(`Ignoring ${SECTION}.rules entry ${JSON.stringify(key)}: ${JSON.stringify(value)}; expected a rule code like "AS101" mapped to one of ${SEVERITY_SETTINGS.join(", ")}.`);
     }
   }
-  return { enable: raw.enable !== false, severities };
+  const showSyntaxErrors = raw.showSyntaxErrors === true;
+  if (!showSyntaxErrors) severities[SYNTAX_ERRORS_RULE] = "off";
+  return { enable: raw.enable !== false, showSyntaxErrors, severities };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

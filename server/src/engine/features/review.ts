@@ -39,6 +39,11 @@ export interface ReviewCategory {
 /** The guidance's categories, in the order the review presents them. */
 export const REVIEW_CATEGORIES: readonly ReviewCategory[] = [
   {
+    id: "syntax",
+    title: "Syntax",
+    why: "A file Python cannot parse raises `SyntaxError` when it is imported: Airflow records an import error and loads none of its DAGs. The other findings cover only what the parser could read.",
+  },
+  {
     id: "values",
     title: "Values and keys",
     why: "The stores keep JSON values under short string keys. A value they refuse fails the task on the very line meant to record its progress (`None` raises `ValueError`, an integer `retention` raises `TypeError`), NaN and values over the size limit are refused by the REST API, naive timestamps compare wrongly across time zones, and keys with dots or slashes are awkward to address in the UI and the API.",
