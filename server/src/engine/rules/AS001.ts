@@ -21,8 +21,9 @@ import { SyntaxNode } from "../syntax/parser";
  * Importing the file raises `SyntaxError`: Airflow's DAG processor records an import error for it and
  * loads none of its DAGs, and DAG files that import it as a module fail the same way. The other rules
  * read the file only as far as the parser could make sense of it, so their findings may be
- * incomplete, and rules that prove something is absent (a missing method, no `external_id_key`) stay
- * silent on a class whose body does not parse.
+ * incomplete, and rules that prove something is absent stay silent where the parser could not read:
+ * AS303 (a missing method) and AS308 (no `external_id_key`) on a class whose body, or a base's body,
+ * does not parse, AS302 (`execute` never calls `execute_resumable`) on an `execute` that does not.
  *
  * ## Example
  * ```python
