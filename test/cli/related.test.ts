@@ -40,6 +40,12 @@ describe("related locations in the CLI", () => {
     assert.match(runCli(["--select", "AS401", "--no-cache"], root).stdout, /^one\.py:6:14: AS401 .* \(also at line 7\)$/m);
   });
 
+  test("review: the finding's message says where else it is", () => {
+    const root = makeTree({ "crawl.py": CURSOR_DAG });
+    const review = runCli(["--select", "AS401", "--format", "review"], root).stdout;
+    assert.ok(review.includes(`${MESSAGE} (also at lines 8, 9 and 10)\n`), review);
+  });
+
   test("JSON: `related` holds each other place, 1-based", () => {
     const root = makeTree({ "crawl.py": CURSOR_DAG });
     const [finding] = JSON.parse(runCli(["--select", "AS401", "--format", "json", "--no-cache"], root).stdout) as { related: unknown[] }[];

@@ -1,5 +1,5 @@
 /** The human format: one `path:line:col: CODE message` line per finding, then a summary, as ruff prints them. */
-import { Severity } from "../engine";
+import { alsoAtLines, Severity } from "../engine";
 import { Finding, RunReport } from "./findings";
 
 const SEVERITY_ORDER: readonly Severity[] = ["error", "warning", "info", "hint"];
@@ -16,10 +16,8 @@ export function formatText(report: RunReport): string {
 
 /** ` (also at lines 12 and 15)`: the finding's other places, which are not findings of their own. */
 function alsoAt(finding: Finding): string {
-  const lines = [...new Set(finding.related.map((r) => r.line))];
-  if (lines.length === 0) return "";
-  const list = lines.length > 1 ? `${lines.slice(0, -1).join(", ")} and ${lines[lines.length - 1]}` : `${lines[0]}`;
-  return ` (also at line${lines.length > 1 ? "s" : ""} ${list})`;
+  const also = alsoAtLines(finding.related.map((r) => r.line));
+  return also && ` (${also})`;
 }
 
 function summary(report: RunReport): string[] {
