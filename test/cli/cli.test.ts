@@ -69,6 +69,7 @@ interface JsonFinding {
   endLine: number;
   endColumn: number;
   fix: { title: string; safe: boolean } | null;
+  related: { message: string; line: number; column: number; endLine: number; endColumn: number }[];
 }
 
 function parseJson(stdout: string): JsonFinding[] {
@@ -146,9 +147,10 @@ describe("JSON output", () => {
       endLine: line,
       endColumn,
       fix: fixOf(text, line),
+      related: [],
     });
     assert.deepEqual(parseJson(run.stdout), [finding("B.py", 6, 36, 40, NONE_DAG), finding("a.py", 6, 36, 40, TWO_NONES_DAG), finding("a.py", 7, 34, 38, TWO_NONES_DAG)]);
-    assert.deepEqual(Object.keys(parseJson(run.stdout)[0]), ["path", "code", "severity", "message", "line", "column", "endLine", "endColumn", "fix"]);
+    assert.deepEqual(Object.keys(parseJson(run.stdout)[0]), ["path", "code", "severity", "message", "line", "column", "endLine", "endColumn", "fix", "related"]);
     assert.equal(parseJson(run.stdout)[0].fix!.safe, false, "AS102's fix is unsafe");
   });
 

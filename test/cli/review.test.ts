@@ -81,7 +81,7 @@ describe("--format review", () => {
     const run = runCli(["--format", "review", "dags/submit.py"], root);
     assert.equal(run.status, 0);
     assert.equal(run.stdout, engineReview(root, "dags/submit.py"));
-    const first = run.stdout.slice(run.stdout.indexOf("### 1. AS405 `submit-then-poll` (info, line 41)"), run.stdout.indexOf("### 2. "));
+    const first = run.stdout.slice(run.stdout.indexOf("### 1. AS405 `submit-then-poll` (info, line 44)"), run.stdout.indexOf("### 2. "));
     assert.match(first, /\*\*Rewrite A, with a Triggerer \(changes behaviour; review it\):\*\* Fold `wait_run` into `submit_run`: one deferrable task/);
     assert.match(first, /\*\*Rewrite B, without a Triggerer \(changes behaviour; review it\):\*\* Fold `wait_run` into `submit_run`: one durable task/);
     const [beforeA, afterA, beforeB, afterB] = codeBlocks(first);

@@ -16,9 +16,9 @@ function diagnostics(lines: string[], select: string[] = RULES): Diagnostic[] {
   return lint(new PythonDocument("file:///dag.py", lines.join("\n") + "\n"), { select });
 }
 
-/** `AS401@12` for each diagnostic, 1-based lines. */
+/** `AS401@12` for each diagnostic, 1-based lines, followed by the lines of its related locations: `AS401@12+14+15`. */
 function found(lines: string[], select: string[] = RULES): string[] {
-  return diagnostics(lines, select).map((d) => `${d.code}@${d.range.start.line + 1}`);
+  return diagnostics(lines, select).map((d) => [`${d.code}@${d.range.start.line + 1}`, ...(d.related?.ranges ?? []).map((r) => r.start.line + 1)].join("+"));
 }
 
 /** The text after applying the fix of the first diagnostic of `code`. */
@@ -67,12 +67,12 @@ describe("Variable key identity", () => {
 
 describe("which rule a Variable key goes to", () => {
   test("a key read and written by one task: AS401", () => {
-    assert.deepEqual(found([...HEADER, "@task", "def t():", '    n = Variable.get("counter", default=0)', '    Variable.set("counter", n)']), ["AS401@5", "AS401@6"]);
+    assert.deepEqual(found([...HEADER, "@task", "def t():", '    n = Variable.get("counter", default=0)', '    Variable.set("counter", n)']), ["AS401@5+6"]);
   });
 
   test("a watermark-like key goes to AS402 instead, never both", () => {
     for (const key of ["watermark", "orders_last_processed_at", "processed_at_utc", "HIGH_WATER_MARK", "last_run_id", "last_success", "crm_last_sync"]) {
-      assert.deepEqual(found([...HEADER, "@task", "def t():", `    n = Variable.get("${key}")`, `    Variable.set("${key}", n)`]), ["AS402@5", "AS402@6"], key);
+      assert.deepEqual(found([...HEADER, "@task", "def t():", `    n = Variable.get("${key}")`, `    Variable.set("${key}", n)`]), ["AS402@5+6"], key);
     }
   });
 
@@ -86,9 +86,9 @@ describe("which rule a Variable key goes to", () => {
       '    n = Variable.get("offset")',
       '    Variable.set("offset", n)',
     ];
-    assert.deepEqual(found(task("A")), ["AS402@7", "AS402@8"]);
-    assert.deepEqual(found(task("A, A")), ["AS402@7", "AS402@8"]);
-    assert.deepEqual(found(task("A, B")), ["AS401@7", "AS401@8"]);
+    assert.deepEqual(found(task("A")), ["AS402@7+8"]);
+    assert.deepEqual(found(task("A, A")), ["AS402@7+8"]);
+    assert.deepEqual(found(task("A, B")), ["AS401@7+8"]);
   });
 
   test("a job id kept for reconnecting goes to AS404 alone", () => {
@@ -103,7 +103,7 @@ describe("which rule a Variable key goes to", () => {
       "        job_id = submit()",
       '        Variable.set("last_run_job_id", job_id)',
     ];
-    assert.deepEqual(found(lines), ["AS404@5", "AS404@10"]);
+    assert.deepEqual(found(lines), ["AS404@5+10"]);
   });
 
   test("the same if/else over a key that is not about a job is AS401, not AS404", () => {
@@ -118,7 +118,7 @@ describe("which rule a Variable key goes to", () => {
       "        cursor = full_load()",
       '    Variable.set("cursor", cursor)',
     ];
-    assert.deepEqual(found(lines), ["AS401@5", "AS401@10"]);
+    assert.deepEqual(found(lines), ["AS401@5+10"]);
   });
 });
 
@@ -150,7 +150,7 @@ describe("Variables that stay silent", () => {
   ]);
 
   test("without that template the same task is reported", () => {
-    assert.deepEqual(found([...HEADER, "@task", "def t():", '    n = Variable.get("token", default="")', '    Variable.set("token", n + "x")'], ["AS"]), ["AS401@5", "AS401@6"]);
+    assert.deepEqual(found([...HEADER, "@task", "def t():", '    n = Variable.get("token", default="")', '    Variable.set("token", n + "x")'], ["AS"]), ["AS401@5+6"]);
   });
 });
 
@@ -191,15 +191,36 @@ describe("the task store rewrite (AS401)", () => {
     assert.match(bound, /n = store\.get\("n", default=0\)/);
     assert.doesNotMatch(bound, /task_state_store = /);
     const taken = diagnostics([...HEADER, "@task", "def t():", "    task_state_store = {}", '    n = Variable.get("n", default=0)', '    Variable.set("n", n)']);
-    assert.equal(taken.length, 2);
-    assert.ok(taken.every((d) => d.fix === undefined));
+    assert.equal(taken.length, 1);
+    assert.equal(taken[0].fix, undefined);
   });
 
-  test("every report of a key carries the one rewrite of all its calls", () => {
+  test("one report per task and key, on its first call, with the others as related locations and one rewrite of them all", () => {
     const reports = diagnostics([...HEADER, "@task", "def t():", '    n = Variable.get("n", default=0)', '    Variable.set("n", n)', '    Variable.delete("n")']);
-    assert.equal(reports.length, 3);
-    assert.ok(reports.every((d) => d.fix === reports[0].fix && d.fix?.kind === "refactor.rewrite" && !d.fix.safe));
-    assert.equal(reports[0].fix!.edits.length, 4);
+    assert.equal(reports.length, 1);
+    const [report] = reports;
+    assert.equal(report.range.start.line + 1, 5);
+    assert.deepEqual(report.related, {
+      message: "Another `Variable` call of `\"n\"` in this task",
+      ranges: [
+        { start: { line: 5, character: 4 }, end: { line: 5, character: 24 } },
+        { start: { line: 6, character: 4 }, end: { line: 6, character: 24 } },
+      ],
+    });
+    assert.ok(report.fix?.kind === "refactor.rewrite" && !report.fix.safe);
+    assert.equal(report.fix.edits.length, 4);
+  });
+
+  test("a key only ever set to a literal constant is configuration; one computed write among them makes it state", () => {
+    const constants = ['"prod"', "3", "-1.5", "True", "None", '["a", 1]', '{"k": (1, 2)}', "CONSTANT", 'f"plain"'];
+    for (const value of constants) {
+      const lines = [...HEADER, 'CONSTANT = "x"', "@task", "def t():", '    print(Variable.get("k"))', `    Variable.set("k", ${value})`];
+      assert.deepEqual(found(lines, ["AS"]), [], value);
+    }
+    for (const value of ['f"{run}"', "[run]", '{"k": run}', "run + 1", "compute()"]) {
+      const lines = [...HEADER, "@task", "def t(run):", '    print(Variable.get("k"))', `    Variable.set("k", ${value})`, '    Variable.set("k", "reset")'];
+      assert.deepEqual(found(lines, ["AS"]), ["AS401@5+6+7"], value);
+    }
   });
 
   test("line endings of a CRLF file are kept", () => {
@@ -228,8 +249,8 @@ describe("the asset store rewrite (AS402)", () => {
       '        w = Variable.get("watermark", default="")',
       '        Variable.set("watermark", w)',
     ]);
-    assert.deepEqual(reports.map((d) => d.code), ["AS402", "AS402"]);
-    assert.ok(reports.every((d) => d.fix === undefined));
+    assert.deepEqual(reports.map((d) => d.code), ["AS402"]);
+    assert.equal(reports[0].fix, undefined);
   });
 
   test("the single inlet of a task without outlets", () => {
@@ -253,7 +274,7 @@ describe("the XCom rewrite (AS403)", () => {
 
   test("pulls from the task itself are reported; from another task, another DAG or earlier runs they are not", () => {
     for (const pull of ["ti.xcom_pull(key='job_id')", "ti.xcom_pull(key='job_id', task_ids=None)", "ti.xcom_pull(key='job_id', task_ids='submit')", "ti.xcom_pull(None, None, 'job_id')"]) {
-      assert.deepEqual(found(trip(pull)), ["AS403@4", "AS403@7"], pull);
+      assert.deepEqual(found(trip(pull)), ["AS403@4+7"], pull);
     }
     for (const pull of ["ti.xcom_pull(key='job_id', task_ids='other')", "ti.xcom_pull(key='job_id', dag_id='other')", "ti.xcom_pull(key='job_id', include_prior_dates=True)"]) {
       assert.deepEqual(found(trip(pull)), [], pull);

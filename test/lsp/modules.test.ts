@@ -93,18 +93,26 @@ describe("suppression edit", () => {
 
 describe("settings", () => {
   test("defaults when the section is missing", () => {
-    assert.deepEqual(parseSettings(undefined, assert.fail), { enable: true, severities: {} });
-    assert.deepEqual(parseSettings(null, assert.fail), { enable: true, severities: {} });
+    const defaults = { enable: true, showSyntaxErrors: false, severities: { AS001: "off" } };
+    assert.deepEqual(parseSettings(undefined, assert.fail), defaults);
+    assert.deepEqual(parseSettings(null, assert.fail), defaults);
   });
 
   test("reads enable and rule severities, normalising the code", () => {
-    assert.deepEqual(parseSettings({ enable: false, rules: { AS101: "off", as102: "hint" } }, assert.fail), { enable: false, severities: { AS101: "off", AS102: "hint" } });
+    assert.deepEqual(parseSettings({ enable: false, rules: { AS101: "off", as102: "hint" } }, assert.fail), { enable: false, showSyntaxErrors: false, severities: { AS101: "off", AS102: "hint", AS001: "off" } });
+  });
+
+  test("AS001 runs only with showSyntaxErrors, then at the severity the rules give it", () => {
+    assert.deepEqual(parseSettings({ rules: { AS001: "warning" } }, assert.fail).severities, { AS001: "off" });
+    assert.deepEqual(parseSettings({ showSyntaxErrors: true }, assert.fail), { enable: true, showSyntaxErrors: true, severities: {} });
+    assert.deepEqual(parseSettings({ showSyntaxErrors: true, rules: { AS001: "warning" } }, assert.fail).severities, { AS001: "warning" });
+    assert.deepEqual(parseSettings({ showSyntaxErrors: true, rules: { AS001: "off" } }, assert.fail).severities, { AS001: "off" });
   });
 
   test("ignores and reports invalid entries", () => {
     const warnings: string[] = [];
     const settings = parseSettings({ rules: { AS101: "loud", E501: "error", AS103: 3, AS104: "info" } }, (message) => warnings.push(message));
-    assert.deepEqual(settings.severities, { AS104: "info" });
+    assert.deepEqual(settings.severities, { AS104: "info", AS001: "off" });
     assert.equal(warnings.length, 3);
   });
 });

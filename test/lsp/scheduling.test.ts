@@ -128,7 +128,7 @@ describe("which documents keep their syntax trees", () => {
       findings(documents.get(uri)!);
       // Three incremental edits: a new finding, a removed one, a line inserted above both.
       documents.change(uri, [{ range: { start: { line: 11, character: 0 }, end: { line: 11, character: 0 } }, text: '    task_state_store.set("m", None)\n' }], 2);
-      documents.change(uri, [{ range: { start: { line: 5, character: 31 }, end: { line: 5, character: 35 } }, text: "1" }], 3);
+      documents.change(uri, [{ range: { start: { line: 5, character: 35 }, end: { line: 5, character: 39 } }, text: "1" }], 3);
       const edited = documents.get(uri)!;
       const incremental = findings(edited);
       documents.change(uri, [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: "# header\n" }], 4);

@@ -67,12 +67,26 @@ describe("rules' text tests", () => {
     assertSameFindings("concatenated key", text, {});
   });
 
-  test("a file no rule's test lets through is not parsed", () => {
+  test("a file no rule's test lets through is not parsed (AS001 off, as in the editor by default)", () => {
     const document = new PythonDocument("file:///plain.py", "from airflow.sdk import dag\n\n@dag()\ndef plain():\n    pass\n");
-    assert.deepEqual(lint(document), []);
+    const withoutSyntaxErrors: LintOptions = { severities: { AS001: "off" } };
+    assert.deepEqual(lint(document, withoutSyntaxErrors), []);
     let parsed = false;
     Object.defineProperty(document, "tree", { get: () => ((parsed = true), undefined) });
-    lint(document);
+    lint(document, withoutSyntaxErrors);
     assert.equal(parsed, false);
+  });
+
+  test("a file that does not parse gets AS001 though no other rule's test lets it through", () => {
+    const text = "from airflow.sdk import dag\n\n@dag()\ndef broken(:\n    pass\n";
+    const others: LintOptions = { severities: { AS001: "off" } };
+    assert.deepEqual(lint(new PythonDocument("file:///broken.py", text), others), []);
+    let parsed = false;
+    const document = new PythonDocument("file:///broken.py", text);
+    const tree = document.tree;
+    Object.defineProperty(document, "tree", { get: () => ((parsed = true), tree) });
+    assert.deepEqual(lint(document).map((d) => `${d.code}@${d.range.start.line + 1}`), ["AS001@4"]);
+    assert.equal(parsed, true);
+    assertSameFindings("broken", text, {});
   });
 });

@@ -209,6 +209,7 @@ function isReportedDiagnostic(value: unknown): value is ReportedDiagnostic {
     typeof d.lineHash === "string" &&
     position(d.range?.start) &&
     position(d.range?.end) &&
-    (d.fix === undefined || (typeof d.fix?.title === "string" && typeof d.fix.safe === "boolean"))
+    (d.fix === undefined || (typeof d.fix?.title === "string" && typeof d.fix.safe === "boolean")) &&
+    (d.related === undefined || (typeof d.related?.message === "string" && Array.isArray(d.related.ranges) && d.related.ranges.every((r) => position(r?.start) && position(r?.end))))
   );
 }

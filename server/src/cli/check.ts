@@ -39,7 +39,7 @@ export interface CheckSettings {
 }
 
 /** What the report shows of a finding: plain data, small enough to send between threads and to cache. */
-export type ReportedDiagnostic = Pick<Diagnostic, "code" | "name" | "severity" | "message" | "range"> & {
+export type ReportedDiagnostic = Pick<Diagnostic, "code" | "name" | "severity" | "message" | "range" | "related"> & {
   fix?: { title: string; safe: boolean };
   /** A hash of the code and the text of the finding's first line: what fingerprints are made of, so they survive edits elsewhere in the file. */
   lineHash: string;
@@ -178,13 +178,14 @@ export async function checkFile(file: string, settings: CheckSettings, stdinText
 function reportedAll(diagnostics: readonly Diagnostic[], text: string): ReportedDiagnostic[] {
   if (diagnostics.length === 0) return [];
   const lines = text.split("\n");
-  return diagnostics.map(({ code, name, severity, message, range, fix }) => ({
+  return diagnostics.map(({ code, name, severity, message, range, fix, related }) => ({
     code,
     name,
     severity,
     message,
     range,
     ...(fix ? { fix: { title: fix.title, safe: fix.safe } } : {}),
+    ...(related ? { related } : {}),
     lineHash: lineHash(code, lines[range.start.line] ?? ""),
   }));
 }

@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import * as path from "node:path";
-import { Severity } from "../engine";
+import { RelatedLocations, Severity } from "../engine";
 import { FileOutcome } from "./check";
 import { compareStrings } from "./files";
 
@@ -30,6 +30,16 @@ export interface Finding {
    * code and line text this is. SARIF's `partialFingerprints` and GitLab's `fingerprint` use it.
    */
   fingerprint: { lineHash: string; occurrence: number; id: string };
+  /** Other places of the same finding (AS401: the key's other calls), 1-based as the finding's own; empty when there are none. */
+  related: RelatedPlace[];
+}
+
+export interface RelatedPlace {
+  message: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
 }
 
 /** The Markdown review of one file (`--format review`). */
@@ -113,6 +123,7 @@ export function buildReport(outcomes: readonly FileOutcome[], folderProblems: re
         endColumn: d.range.end.character + 1,
         fix: d.fix ? { title: d.fix.title, safe: d.fix.safe } : null,
         fingerprint: { lineHash: d.lineHash, occurrence: 0, id: "" },
+        related: relatedPlaces(d.related),
       });
     }
   }
@@ -134,6 +145,17 @@ function numberOccurrences(findings: Finding[]): void {
     const id = createHash("sha256").update(`${finding.path.split(path.sep).join("/")}\0${finding.fingerprint.lineHash}\0${occurrence}`).digest("hex").slice(0, 32);
     finding.fingerprint = { lineHash: finding.fingerprint.lineHash, occurrence, id };
   }
+}
+
+function relatedPlaces(related: RelatedLocations | undefined): RelatedPlace[] {
+  if (!related) return [];
+  return related.ranges.map((range) => ({
+    message: related.message,
+    line: range.start.line + 1,
+    column: range.start.character + 1,
+    endLine: range.end.line + 1,
+    endColumn: range.end.character + 1,
+  }));
 }
 
 /** Path, then line, column and code; the rest only breaks ties so the order is total. */

@@ -12,6 +12,7 @@ export function formatJson(report: RunReport): string {
     endLine: f.endLine,
     endColumn: f.endColumn,
     fix: f.fix ? { title: f.fix.title, safe: f.fix.safe } : null,
+    related: f.related.map((r) => ({ message: r.message, line: r.line, column: r.column, endLine: r.endLine, endColumn: r.endColumn })),
   }));
   return JSON.stringify(entries, null, 2) + "\n";
 }

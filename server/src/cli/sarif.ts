@@ -11,7 +11,7 @@ import { pathToFileURL } from "node:url";
 import { allRules, Severity } from "../engine";
 import { packageRoot, packageVersion, ruleDocRelativePath } from "../docs/location";
 import { PROGRAM } from "./args";
-import { RunReport } from "./findings";
+import { Finding, RunReport } from "./findings";
 
 const SOURCE_ROOT = "%SRCROOT%";
 
@@ -31,6 +31,18 @@ function artifactLocation(shownPath: string): { uri: string; uriBaseId?: string 
 function helpUri(code: string): string | undefined {
   const page = path.join(packageRoot(), ...ruleDocRelativePath(code).split("/"));
   return fs.existsSync(page) ? pathToFileURL(page).href : undefined;
+}
+
+/** The finding's other places, in its own file. */
+function relatedLocations(finding: Finding): object[] {
+  return finding.related.map((r, index) => ({
+    id: index + 1,
+    message: { text: r.message },
+    physicalLocation: {
+      artifactLocation: artifactLocation(finding.path),
+      region: { startLine: r.line, startColumn: r.column, endLine: r.endLine, endColumn: r.endColumn },
+    },
+  }));
 }
 
 export function formatSarif(report: RunReport): string {
@@ -83,6 +95,7 @@ export function formatSarif(report: RunReport): string {
               },
             },
           ],
+          ...(f.related.length > 0 ? { relatedLocations: relatedLocations(f) } : {}),
         })),
       },
     ],

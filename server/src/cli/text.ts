@@ -1,5 +1,5 @@
 /** The human format: one `path:line:col: CODE message` line per finding, then a summary, as ruff prints them. */
-import { ruleByCode, Severity } from "../engine";
+import { alsoAtLines, ruleByCode, Severity } from "../engine";
 import { Finding, RunReport } from "./findings";
 
 const SEVERITY_ORDER: readonly Severity[] = ["error", "warning", "info", "hint"];
@@ -11,7 +11,7 @@ function count(n: number, singular: string, plural = `${singular}s`): string {
 export function formatText(report: RunReport): string {
   const lines: string[] = [];
   for (const f of report.findings) {
-    lines.push(`${f.path}:${f.line}:${f.column}: ${f.code} ${f.message}`);
+    lines.push(`${f.path}:${f.line}:${f.column}: ${f.code} ${f.message}${alsoAt(f)}`);
     // --show-fixes without --fix: what fixing would do, under each finding that has a fix.
     if (report.showFixes && !report.fixMode && f.fix) lines.push(`  fix (${f.fix.safe ? "safe" : "unsafe"}): ${f.fix.title}`);
   }
@@ -34,6 +34,12 @@ function fixedList(report: RunReport): string[] {
 /** Whether fixing, as asked (`--unsafe-fixes` or not), would apply the finding's fix. */
 export function isFixable(finding: Finding, unsafeFixes: boolean): boolean {
   return finding.fix !== null && (finding.fix.safe || unsafeFixes);
+}
+
+/** ` (also at lines 12 and 15)`: the finding's other places, which are not findings of their own. */
+function alsoAt(finding: Finding): string {
+  const also = alsoAtLines(finding.related.map((r) => r.line));
+  return also && ` (${also})`;
 }
 
 function summary(report: RunReport): string[] {

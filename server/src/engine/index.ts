@@ -12,4 +12,5 @@ export { isSkippedFolder } from "./workspace/folders";
 export { hoverAt, HoverInfo } from "./features/hover";
 export { completionsAt, CompletionSuggestion } from "./features/completion";
 export { reviewMarkdown, ReviewOptions } from "./features/review";
+export { alsoAtLines } from "./features/relatedLines";
 export { parseNoqa, NoqaComment } from "./syntax/noqa";

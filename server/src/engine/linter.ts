@@ -102,6 +102,10 @@ class Checker extends AnalysisContext implements RuleContext {
     if (noqa === "all" || noqa?.has(rule.code)) return;
     const diagnostic: Diagnostic = { code: rule.code, name: rule.name, severity, message: r.message, range, startOffset: start, endOffset: end, fix: r.fix };
     if (r.alternatives && r.alternatives.length > 0) diagnostic.alternatives = r.alternatives;
+    if (r.related && r.related.nodes.length > 0) {
+      const ranges = r.related.nodes.map((node) => ({ start: this.document.positionAt(node.startIndex), end: this.document.positionAt(node.endIndex) }));
+      diagnostic.related = { message: r.related.message, ranges };
+    }
     this.diagnostics.push(diagnostic);
   };
 }

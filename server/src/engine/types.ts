@@ -53,4 +53,17 @@ export interface Diagnostic {
    * durable task beside one deferrable task). Never applied by `--fix` / fix-all; absent when there are none.
    */
   alternatives?: Fix[];
+  /**
+   * Other places of the same finding, reported once rather than once per place (AS401: every other
+   * `Variable` call of the key in the task); absent when there are none.
+   */
+  related?: RelatedLocations;
+}
+
+/** Places that belong to a finding, and what they are (LSP's `relatedInformation`, SARIF's `relatedLocations`). */
+export interface RelatedLocations {
+  /** Said of each place, e.g. "Another call of the Variable `cursor`". */
+  message: string;
+  /** In document order. */
+  ranges: Range[];
 }

@@ -40,8 +40,8 @@ export function ruleDocumentationUri(code: string): string {
   return pathToFileURL(path.resolve(__dirname, "..", "docs", "rules", `${code}.md`)).href;
 }
 
-export function toLspDiagnostic(diagnostic: LintedDiagnostic): LspDiagnostic {
-  return {
+export function toLspDiagnostic(uri: string, diagnostic: LintedDiagnostic): LspDiagnostic {
+  const lsp: LspDiagnostic = {
     range: diagnostic.range,
     severity: SEVERITY[diagnostic.severity],
     code: diagnostic.code,
@@ -49,6 +49,9 @@ export function toLspDiagnostic(diagnostic: LintedDiagnostic): LspDiagnostic {
     source: DIAGNOSTIC_SOURCE,
     message: diagnostic.message,
   };
+  const related = diagnostic.related;
+  if (related) lsp.relatedInformation = related.ranges.map((range) => ({ location: { uri, range }, message: related.message }));
+  return lsp;
 }
 
 export function lintOptions(uri: string, settings: ServerSettings, baselineText: string | undefined): WorkerLintOptions {
@@ -182,7 +185,7 @@ export class DiagnosticScheduler {
 
   private store(uri: string, version: number, diagnostics: LintedDiagnostic[], airflowPin?: AirflowPin): void {
     this.published.set(uri, { version, diagnostics });
-    this.publisher.publish(uri, version, diagnostics.map(toLspDiagnostic));
+    this.publisher.publish(uri, version, diagnostics.map((d) => toLspDiagnostic(uri, d)));
     this.publisher.airflowVersion?.(uri, airflowPin);
   }
 }

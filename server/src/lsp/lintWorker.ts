@@ -99,6 +99,7 @@ export function runLintWorker(): void {
         range: d.range,
         fix: d.fix && place(d.fix),
         alternatives: d.alternatives?.map(place),
+        related: d.related,
         suppression: suppressionEdit(document, d.range.start.line, d.code),
       }),
     );

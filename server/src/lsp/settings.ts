@@ -10,13 +10,18 @@ export const SECTION = "airflowStateStore";
 
 export interface ServerSettings {
   enable: boolean;
-  /** Severity per rule code, from `airflowStateStore.rules`. */
+  /** `airflowStateStore.showSyntaxErrors`: AS001 runs (Python's language server shows syntax errors already, so it is off by default). */
+  showSyntaxErrors: boolean;
+  /** Severity per rule code, from `airflowStateStore.rules`, with AS001 off unless `showSyntaxErrors`. */
   severities: Record<string, SeveritySetting>;
   /** `airflowStateStore.configurationPreference`: whether these settings or the project's configuration file win; absent means `editorFirst`. */
   configurationPreference?: ConfigurationPreference;
 }
 
-export const DEFAULT_SETTINGS: ServerSettings = { enable: true, severities: {} };
+/** The rule `showSyntaxErrors` turns on. */
+const SYNTAX_ERRORS_RULE = "AS001";
+
+export const DEFAULT_SETTINGS: ServerSettings = { enable: true, showSyntaxErrors: false, severities: { [SYNTAX_ERRORS_RULE]: "off" } };
 
 const SEVERITY_SETTINGS: readonly SeveritySetting[] = ["off", "hint", "info", "warning", "error"];
 const RULE_CODE = /^AS[0-9]{3}$/;
@@ -32,7 +37,9 @@ export function parseSettings(raw: unknown, warn: (message: string) => void): Se
       else warn(`Ignoring ${SECTION}.rules entry ${JSON.stringify(key)}: ${JSON.stringify(value)}; expected a rule code like "AS101" mapped to one of ${SEVERITY_SETTINGS.join(", ")}.`);
     }
   }
-  const settings: ServerSettings = { enable: raw.enable !== false, severities };
+  const showSyntaxErrors = raw.showSyntaxErrors === true;
+  if (!showSyntaxErrors) severities[SYNTAX_ERRORS_RULE] = "off";
+  const settings: ServerSettings = { enable: raw.enable !== false, showSyntaxErrors, severities };
   const preference = raw.configurationPreference;
   if ((CONFIGURATION_PREFERENCES as readonly unknown[]).includes(preference)) settings.configurationPreference = preference as ConfigurationPreference;
   else if (preference !== undefined) warn(`Ignoring ${SECTION}.configurationPreference ${JSON.stringify(preference)}; expected one of ${CONFIGURATION_PREFERENCES.join(", ")}.`);

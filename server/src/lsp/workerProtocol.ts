@@ -3,7 +3,7 @@
  * Linting a large file takes seconds, so the syntax trees and every engine call live in a worker
  * thread; the connection thread only routes LSP messages and never waits on a rule.
  */
-import type { ContentChange, FixKind, Position, Range, Severity, SeveritySetting } from "../engine";
+import type { ContentChange, FixKind, Position, Range, RelatedLocations, Severity, SeveritySetting } from "../engine";
 import type { AirflowPin, ConfigurationPreference, ConfigurationProblem } from "../engine/project";
 
 export interface WorkerLintOptions {
@@ -40,6 +40,8 @@ export interface LintedDiagnostic {
   fix?: PlacedFix;
   /** Other rewrites of the finding, each offered as its own code action. */
   alternatives?: PlacedFix[];
+  /** Other places of the finding (its other calls), shown as related information. */
+  related?: RelatedLocations;
   /** Adds the code to the line's `# noqa:` comment; absent where no comment can go (the line ends inside a string or with a backslash). */
   suppression?: PlacedEdit;
 }

@@ -3,7 +3,7 @@
  * from disk (workspaceCheckWorker.ts). Those threads are separate from the lint workers of open
  * documents, so a check of the whole workspace never queues in front of a keystroke's lint.
  */
-import type { Range, Severity } from "../engine";
+import type { Range, RelatedLocations, Severity } from "../engine";
 import type { ConfigurationOverrides } from "../engine/project";
 
 /** Passed as the thread's workerData: the language server's bundle runs as this kind of thread. */
@@ -19,6 +19,8 @@ export interface CheckedDiagnostic {
   severity: Severity;
   message: string;
   range: Range;
+  /** Other places of the finding (AS401–AS404: a key's other calls), shown as related information. */
+  related?: RelatedLocations;
 }
 
 export type ToCheckThread =

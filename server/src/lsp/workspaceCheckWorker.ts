@@ -57,7 +57,7 @@ export function runWorkspaceCheckWorker(): void {
       workspace: index.recording(consulted),
       airflowPin: configuration.airflowPin,
       onRuleError: (rule, error) => log(`Rule ${rule.code} failed on ${path}; the other rules still ran.\n${errorText(error)}`),
-    }).map(({ code, severity, message, range }): CheckedDiagnostic => ({ code, severity, message, range }));
+    }).map(({ code, severity, message, range, related }): CheckedDiagnostic => ({ code, severity, message, range, ...(related ? { related } : {}) }));
     consultedBy.set(uri, consulted);
     return { diagnostics };
   }

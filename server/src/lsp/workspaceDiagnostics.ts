@@ -219,7 +219,7 @@ export class WorkspaceDiagnostics {
     // A file never shown with findings needs no empty publication.
     if (diagnostics.length > 0 || this.shown.has(file)) {
       this.shown.set(file, uri);
-      this.host.publish(uri, diagnostics.map(toLspDiagnostic));
+      this.host.publish(uri, diagnostics.map((diagnostic) => toLspDiagnostic(uri, diagnostic)));
     }
     return diagnostics.length;
   }

@@ -96,6 +96,8 @@ const HELPERS = /^airflow\.([A-Za-z_]\w*\.)*(chain|chain_linear|cross_downstream
 const LABEL = /^airflow\.([A-Za-z_]\w*\.)*Label$/;
 const TASK_GROUP = /^airflow\.([A-Za-z_]\w*\.)*TaskGroup$/;
 const XCOM_ARG = /^airflow\.([A-Za-z_]\w*\.)*XComArg$/;
+/** `typing.cast(T, value)` returns `value` itself. */
+const TYPE_CAST = new Set(["typing.cast", "typing_extensions.cast"]);
 const EXPAND_METHODS = new Set(["expand", "expand_kwargs"]);
 /** How far names and nested expressions are followed. */
 const MAX_DEPTH = 8;
@@ -415,7 +417,13 @@ export class DependencyGraph {
       case "call": {
         const callee = this.model.qualifiedName(node.childForFieldName("function"));
         if (callee && LABEL.test(callee)) return { node, tasks: [], resolved: true, label: true };
-        const argument = this.model.callInfo(node).args.positional[0];
+        const { positional, keywords } = this.model.callInfo(node).args;
+        // `cast(str, XComArg(op, key="run_id"))` only tells the type checker what the value is.
+        if (callee && TYPE_CAST.has(callee)) {
+          const value = positional[1] ?? keywords.get("val")?.value;
+          return value ? { ...this.valueOf(value, depth + 1), node } : unresolved;
+        }
+        const argument = positional[0] ?? keywords.get("operator")?.value;
         if (!callee || !XCOM_ARG.test(callee) || !argument) return unresolved;
         const wrapped = this.valueOf(argument, depth + 1);
         return wrapped.tasks.length === 1 && !wrapped.items ? { node, tasks: wrapped.tasks, resolved: true, xcom: true } : unresolved;

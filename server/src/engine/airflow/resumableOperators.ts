@@ -138,6 +138,18 @@ export interface DagScope {
   bodyEnd: number;
 }
 
+/**
+ * Whether the parser read the whole class: no error inside it, it is not itself part of code the
+ * parser could not read, and no such code follows it (where the rest of an indented body can end up).
+ */
+function parsedCompletely(cls: ClassInfo): boolean {
+  if (cls.node.hasError) return false;
+  const definition = cls.node.parent?.type === "decorated_definition" ? cls.node.parent : cls.node;
+  if (definition.nextSibling?.type === "ERROR") return false;
+  for (let ancestor = definition.parent; ancestor; ancestor = ancestor.parent) if (ancestor.type === "ERROR") return false;
+  return true;
+}
+
 /** How far chains of base classes across modules are followed. */
 const MAX_DEPTH = 16;
 
@@ -198,7 +210,8 @@ export class ResumableOperators {
 
   /**
    * The class `cls` or one of its ancestors defines `name` (a method or a class attribute): "yes",
-   * "no", or "unknown" when an ancestor cannot be seen.
+   * "no", or "unknown" when an ancestor cannot be seen or the body of the class or of a base in this
+   * file does not parse (what the parser could not read may define it).
    */
   defines(cls: ClassInfo, name: string, kind: "method" | "attribute"): "yes" | "no" | "unknown" {
     if (cls.scope.bindings.has(name) || cls.methods.has(name)) return "yes";
@@ -209,7 +222,8 @@ export class ResumableOperators {
       // Provider operators implement the mixin's methods and set their own key.
       if (ancestor.kind === "provider") return "yes";
     }
-    return complete ? "no" : "unknown";
+    const parsed = parsedCompletely(cls) && ancestors.every((ancestor) => ancestor.kind !== "local" || parsedCompletely(ancestor.cls));
+    return complete && parsed ? "no" : "unknown";
   }
 
   /**

@@ -143,11 +143,18 @@ export function readsResultOf(model: SemanticModel, graph: DependencyGraph, subm
   return texts.some((text) => pulledTaskIds(text).includes(submit.taskId!));
 }
 
-/** Task ids named by `xcom_pull(...)` calls in a template or in code: `xcom_pull(task_ids="submit")`, `xcom_pull("submit")`, `task_ids=["a", "b"]`. */
+/**
+ * Task ids named by `xcom_pull(...)` calls in a template or in code: `xcom_pull(task_ids="submit")`,
+ * `xcom_pull("submit")`, `xcom_pull(key="run_id", task_ids=["a", "b"])`.
+ */
 export function pulledTaskIds(text: string): string[] {
   const ids: string[] = [];
-  for (const match of text.matchAll(/xcom_pull\(\s*(?:task_ids\s*=\s*)?(\[[^\]]*\]|'[^']*'|"[^"]*")/g)) {
-    for (const id of match[1].matchAll(/'([^']*)'|"([^"]*)"/g)) ids.push(id[1] ?? id[2]);
+  const quoted = /'([^']*)'|"([^"]*)"/g;
+  for (const match of text.matchAll(/xcom_pull\(([^()]*)\)/g)) {
+    const args = match[1];
+    const named = /(?:^|,)\s*task_ids\s*=\s*(\[[^\]]*\]|'[^']*'|"[^"]*")/.exec(args) ?? /^\s*('[^']*'|"[^"]*")/.exec(args);
+    if (!named) continue;
+    for (const id of named[1].matchAll(quoted)) ids.push(id[1] ?? id[2]);
   }
   return ids;
 }

@@ -15,7 +15,7 @@ import { analysis, AnalysisContext } from "../context";
 import { CallInfo, FunctionInfo, SemanticModel, semanticModel } from "./model";
 import { ResumableOperators } from "./resumableOperators";
 import { ownDescendants } from "../python/controlFlow";
-import { plainString, stringLiteral, unparenthesize, variableReferences } from "../syntax/nodes";
+import { isNumberLiteral, plainString, stringLiteral, unparenthesize, variableReferences } from "../syntax/nodes";
 
 export type TaskBodyKind = "taskflow" | "python-callable" | "execute";
 
@@ -44,7 +44,7 @@ export interface VariableCall {
   rewritable: boolean;
 }
 
-/** A Variable key the task both reads and writes, that nothing else in the file uses. */
+/** A Variable key the task both reads and writes (with a value that is not a constant), that nothing else in the file uses. */
 export interface VariableState {
   task: TaskBody;
   keyIdentity: string;
@@ -185,7 +185,8 @@ function findVariableState(model: SemanticModel, resumable: ResumableOperators):
     groups.set(id, group);
   }
   for (const { task, calls: keyCalls } of groups.values()) {
-    if (!keyCalls.some((c) => c.method === "get") || !keyCalls.some((c) => c.method === "set")) continue;
+    // A key only ever set to a literal constant is configuration the task writes, not state it keeps.
+    if (!keyCalls.some((c) => c.method === "get") || !keyCalls.some((c) => c.method === "set" && !isConstant(model, c.value))) continue;
     const identity = keyCalls[0].keyIdentity!;
     if (usedElsewhere(model, task, identity, keyCalls, calls)) continue;
     const key = keyCalls[0].key!;
@@ -243,6 +244,47 @@ function variableCall(model: SemanticModel, call: CallInfo, method: VariableMeth
     json,
     rewritable: !hasSplat && key !== undefined && positional.length <= parameters.length && [...keywords.keys()].every((k) => known.has(k)) && (method !== "set" || argument(1) !== undefined),
   };
+}
+
+/** How deep container literals are looked into for a constant. */
+const MAX_CONSTANT_DEPTH = 8;
+
+/**
+ * A literal constant, directly or through a name bound once: a string without interpolation, a
+ * number, `True`, `False`, `None`, or a list, tuple, set or dict literal of those. Absent (a call
+ * that passes no value) is not one.
+ */
+function isConstant(model: SemanticModel, node: SyntaxNode | undefined, depth = 0): boolean {
+  if (!node || depth > MAX_CONSTANT_DEPTH) return false;
+  const value = model.resolveValue(node);
+  switch (value.type) {
+    case "true":
+    case "false":
+    case "none":
+      return true;
+    case "string":
+    case "concatenated_string": {
+      const literal = stringLiteral(value);
+      return literal !== undefined && !literal.isFString;
+    }
+    case "list":
+    case "tuple":
+    case "set":
+      return value.namedChildren.every((item) => item.type === "comment" || isConstant(model, item, depth + 1));
+    case "dictionary":
+      return value.namedChildren.every((pair) => {
+        if (pair.type === "comment") return true;
+        const key = pair.childForFieldName("key");
+        return pair.type === "pair" && isConstant(model, key ?? undefined, depth + 1) && isConstant(model, pair.childForFieldName("value") ?? undefined, depth + 1);
+      });
+    default:
+      return isNumberLiteral(value);
+  }
+}
+
+/** The key's calls after the first, which a finding on the first shows as its other places. */
+export function laterCalls(state: VariableState): { message: string; nodes: SyntaxNode[] } {
+  return { message: `Another \`Variable\` call of \`${state.key.text}\` in this task`, nodes: state.calls.slice(1).map((c) => c.call.node) };
 }
 
 function booleanLiteral(node: SyntaxNode | undefined): boolean | undefined {

@@ -21,6 +21,7 @@ import { SemanticModel, semanticModel } from "../airflow/model";
 import { SubmitAndPoll, submitAndPollSplits, WaitTask } from "../airflow/submitAndPoll";
 import { collapseSplit, taskName } from "../fixes/submitAndPollRewrites";
 import { Diagnostic, Fix, Severity, TextEdit } from "../types";
+import { alsoAtLines, relatedLines } from "./relatedLines";
 
 export interface ReviewOptions extends LintOptions {
   /** How the review names the file (a path relative to the workspace); by default the file name of `path` or of the document's URI. */
@@ -38,6 +39,11 @@ export interface ReviewCategory {
 
 /** The guidance's categories, in the order the review presents them. */
 export const REVIEW_CATEGORIES: readonly ReviewCategory[] = [
+  {
+    id: "syntax",
+    title: "Syntax",
+    why: "A file Python cannot parse raises `SyntaxError` when it is imported: Airflow records an import error and loads none of its DAGs. The other findings cover only what the parser could read.",
+  },
   {
     id: "values",
     title: "Values and keys",
@@ -110,7 +116,8 @@ export function reviewMarkdown(document: PythonDocument, options: ReviewOptions 
     out.push(`## ${category.title}`, "", `**Why it matters at run time.** ${category.why}`, "");
     for (const finding of findings) {
       number++;
-      out.push(`### ${number}. ${finding.code} \`${finding.name}\` (${finding.severity}, line ${finding.range.start.line + 1})`, "", finding.message, "");
+      const also = alsoAtLines(relatedLines(finding));
+      out.push(`### ${number}. ${finding.code} \`${finding.name}\` (${finding.severity}, line ${finding.range.start.line + 1})`, "", also ? `${finding.message} (${also})` : finding.message, "");
       const split = splits.find((s) => s.finding === finding);
       if (split) out.push(...splitSection(text, split, context, finding.fix));
       else out.push(...fixSection(text, finding.fix, context));

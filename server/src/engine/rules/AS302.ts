@@ -64,7 +64,8 @@ export const AS302: Rule = {
     const resumable = ResumableOperators.of(context);
     for (const cls of resumable.classes) {
       const execute = cls.methods.get("execute");
-      if (!execute || execute.node.type !== "function_definition") continue;
+      // A body that does not parse may hold the call where the parser could not read it.
+      if (!execute || execute.node.type !== "function_definition" || execute.node.hasError) continue;
       const problem = executeProblem(execute, cls.bases.map((b) => b.text));
       if (!problem) continue;
       const contextName = contextParameter(execute);

@@ -9,10 +9,10 @@ import { DEFAULT_EXTERNAL_ID_KEY, EXTERNAL_ID_KEY, ResumableOperators, snakeCase
  * the mixin's default key `"remote_job_id"`. Provider operators built on the mixin set their own key.
  *
  * The rule reports information for new code (not a hint, so that it shows in the Problems panel).
- * It stays silent when a base class cannot be seen, for classes meant as bases of other operators
- * (see AS303), and for classes that already exist in the file's
- * committed version: they may be deployed with the default key, and AS301 guards that key from then
- * on.
+ * It stays silent when a base class cannot be seen, when the body of the class or of a base in the
+ * file does not parse (the key may be in what the parser could not read), for classes meant as
+ * bases of other operators (see AS303), and for classes that already exist in the file's committed
+ * version: they may be deployed with the default key, and AS301 guards that key from then on.
  *
  * ## Why is this bad?
  * The key names where the job id lives in the task state store, and it can never change once the

@@ -1,6 +1,6 @@
 import { Rule } from "./rule";
 import { SemanticModel } from "../airflow/model";
-import { assetHome, variableFindings, VariableState } from "../airflow/variablesAndXcom";
+import { assetHome, laterCalls, variableFindings, VariableState } from "../airflow/variablesAndXcom";
 import { jsonMode, storeAccess, storeCallFor } from "../fixes/storeRewrite";
 import { Fix, TextEdit } from "../types";
 
@@ -9,12 +9,15 @@ import { Fix, TextEdit } from "../types";
  * Checks for a task that keeps its own state in an Airflow Variable: `Variable.get` and
  * `Variable.set` of the same key (a literal, or a name bound once) in one task body — a `@task`
  * function, a `python_callable`, or an operator's `execute` — with nothing else in the file using the
- * key. Each `Variable` call of the key is reported.
+ * key. Each task and key is reported once, on its first call, with the key's other calls as related
+ * locations (shown with the finding in the editor, "also at lines …" in the CLI).
  *
- * A Variable only read (configuration), one written by a task and read by another or by a template
- * (`{{ var.value.key }}`), and Variables read at the top level of the DAG file are left alone. Keys
- * that look like a watermark, or belong to the one asset the task produces, are AS402's; a job id
- * kept for reconnecting is AS404's.
+ * A Variable only read (configuration), one only ever set to a literal constant
+ * (`Variable.set("env", "prod")`, a number, `True`, a list or dict of constants: configuration the
+ * task writes, even when it reads it back), one written by a task and read by another or by a
+ * template (`{{ var.value.key }}`), and Variables read at the top level of the DAG file are left
+ * alone. Keys that look like a watermark, or belong to the one asset the task produces, are
+ * AS402's; a job id kept for reconnecting is AS404's.
  *
  * ## Why is this bad?
  * A Variable is global: one value for every run of every DAG. Two runs of the DAG at once (a backfill,
@@ -82,19 +85,17 @@ export const AS401: Rule = {
     for (const state of variableFindings(context).states) {
       if (assetHome(model, state)) continue;
       const key = state.key.text;
-      const fix = taskStoreFix(model, state);
-      for (const call of state.calls) {
-        report({
-          node: call.call.node,
-          message: `The Variable \`${key}\` is read and written by this task, but Variables are global: concurrent runs of the DAG overwrite each other's value. If it is this run's progress, keep it in \`task_state_store\` (it survives retries); if the next run must continue from it, keep it in the asset store of the data it tracks.`,
-          fix,
-        });
-      }
+      report({
+        node: state.calls[0].call.node,
+        message: `The Variable \`${key}\` holds this task's state, but Variables are global: concurrent runs overwrite it. If it is this run's progress, keep it in \`task_state_store\` (it survives retries); if the next run must continue from it, keep it in the asset store of the data it tracks.`,
+        fix: taskStoreFix(model, state),
+        related: laterCalls(state),
+      });
     }
   },
 };
 
-/** One edit for every call of the key: reports of the same key share it, so applying it resolves them all. */
+/** One edit for every call of the key, which the one report of the key carries. */
 function taskStoreFix(model: SemanticModel, state: VariableState): Fix | undefined {
   const json = jsonMode(state.calls);
   const access = json === undefined ? undefined : storeAccess(model, state.task, "task", state.calls[0].call.node);

@@ -2,7 +2,7 @@ import { addToKeywordList } from "../fixes/lists";
 import { Rule } from "./rule";
 import { assetTextAt } from "../airflow/assets";
 import { SemanticModel } from "../airflow/model";
-import { AssetHome, assetHome, variableFindings, VariableState } from "../airflow/variablesAndXcom";
+import { AssetHome, assetHome, laterCalls, variableFindings, VariableState } from "../airflow/variablesAndXcom";
 import { jsonMode, storeAccess, storeCallFor } from "../fixes/storeRewrite";
 import { Fix, TextEdit } from "../types";
 
@@ -12,8 +12,10 @@ import { Fix, TextEdit } from "../types";
  * key in one task body (a `@task` function, a `python_callable`, an operator's `execute`), with
  * nothing else in the file using the key, when the key looks like a watermark (it contains
  * `watermark`, `last_processed`, `processed_at`, `high_water`, `last_run`, `last_success` or
- * `last_sync`) or the task declares exactly one outlet asset. Each `Variable` call of the key is
- * reported. It takes these keys over from AS401; a job id kept for reconnecting is AS404's.
+ * `last_sync`) or the task declares exactly one outlet asset. Each task and key is reported once, on
+ * its first call, with the other calls as related locations; a key only ever set to a literal
+ * constant is configuration and is left alone, as in AS401. It takes these keys over from AS401; a
+ * job id kept for reconnecting is AS404's.
  *
  * ## Why is this bad?
  * A watermark says how far the data of an asset has been processed, across DAG runs. In a Variable it
@@ -86,15 +88,15 @@ export const AS402: Rule = {
       const where = assetText && assetText.length <= 40 ? `\`asset_state_store[${assetText}]\`` : "the store of the asset it describes (`asset_state_store[ASSET]`, the asset among the task's outlets)";
       const message =
         home.reason === "watermark"
-          ? `The watermark \`${key}\` is kept in a Variable, which is global: any DAG or task using the same key overwrites it, and nothing ties it to the data it tracks. Keep it in ${where}.`
-          : `This task produces ${assetText ? `\`${assetText}\`` : "one asset"} and keeps \`${key}\` in a Variable, which is global: any DAG or task using the same key overwrites it. Keep it with the asset, in ${where}.`;
+          ? `The watermark \`${key}\` is kept in a global Variable: any DAG or task using the same key overwrites it. Nothing ties it to the data it tracks; keep it in ${where}.`
+          : `\`${key}\` is kept in a global Variable: any DAG or task using the same key overwrites it. This task produces ${assetText ? `\`${assetText}\`` : "one asset"}; keep it with the asset, in ${where}.`;
       const fix = assetText ? assetStoreFix(model, state, home, assetText) : undefined;
-      for (const call of state.calls) report({ node: call.call.node, message, fix });
+      report({ node: state.calls[0].call.node, message, fix, related: laterCalls(state) });
     }
   },
 };
 
-/** One edit for every call of the key (reports of the key share it), plus the outlet it needs. */
+/** One edit for every call of the key (the key's one report carries it), plus the outlet it needs. */
 function assetStoreFix(model: SemanticModel, state: VariableState, home: AssetHome, assetText: string): Fix | undefined {
   const json = jsonMode(state.calls);
   if (json === undefined) return undefined;

@@ -11,8 +11,9 @@ import { Fix, TextEdit } from "../types";
  * Checks for a task that pushes a job id to XCom to find it again on a retry: `xcom_push` of a
  * job-id-like key (`job_id`, `run_id`, `*_job_id`, `*_run_id`) on the task instance (`ti`,
  * `context["ti"]`) and an `xcom_pull` of the same key, before it, from the task itself (`task_ids`
- * absent, `None`, the task's own id or `ti.task_id`), in one task body. Each push and pull of the key
- * is reported.
+ * absent, `None`, the task's own id or `ti.task_id`), in one task body. Each task and key is
+ * reported once, on its first push or pull, with the others as related locations (shown with the
+ * finding in the editor, "also at lines …" in the CLI).
  *
  * Pulls of another task's XCom, of other DAGs (`dag_id=`) or of earlier runs
  * (`include_prior_dates=True`), and a task that only pushes the id for a downstream sensor, are left
@@ -74,14 +75,18 @@ export const AS403: Rule = {
     const { model, report } = context;
     if (!model.text.includes("xcom_p")) return;
     for (const trip of xcomRoundTrips(context)) {
-      const fix = taskStoreFix(model, trip);
-      const message = `Airflow clears this task's XComs when a retry starts, so on a retry the pull of "${trip.key}" finds nothing and the job is submitted again while the first one still runs. Keep the id in \`task_state_store\`, which survives retries (or build the operator on \`ResumableJobMixin\`).`;
-      for (const call of [...trip.pulls, ...trip.pushes].sort((a, b) => a.node.startIndex - b.node.startIndex)) report({ node: call.node, message, fix });
+      const calls = [...trip.pulls, ...trip.pushes].sort((a, b) => a.node.startIndex - b.node.startIndex);
+      report({
+        node: calls[0].node,
+        message: `On a retry the pull of "${trip.key}" finds nothing (Airflow clears the task's XComs), so the job is submitted again. The first one may still be running; keep the id in \`task_state_store\`, which survives retries (or build the operator on \`ResumableJobMixin\`).`,
+        fix: taskStoreFix(model, trip),
+        related: { message: `Another push or pull of "${trip.key}" in this task`, nodes: calls.slice(1).map((c) => c.node) },
+      });
     }
   },
 };
 
-/** One edit for every push and pull of the key: reports of the key share it. */
+/** One edit for every push and pull of the key, which the key's one report carries. */
 function taskStoreFix(model: SemanticModel, trip: XComRoundTrip): Fix | undefined {
   const access = storeAccess(model, trip.task, "task", trip.pulls[0].node);
   if (!access) return undefined;

@@ -3,7 +3,7 @@ import { Rule } from "./rule";
 import { ClassInfo, SemanticModel } from "../airflow/model";
 import { EXTERNAL_ID_KEY, ResumableOperators } from "../airflow/resumableOperators";
 import { plainString } from "../syntax/nodes";
-import { variableFindings } from "../airflow/variablesAndXcom";
+import { laterCalls, variableFindings } from "../airflow/variablesAndXcom";
 
 /**
  * ## What it does
@@ -13,7 +13,8 @@ import { variableFindings } from "../airflow/variablesAndXcom";
  * part that waits for the job (`wait(job_id)`) — the other branch, or the code after the `if` — and
  * the id written back with `Variable.set(K, ...)`. The key or the name must be about a job
  * (`spark_job_id`, `batch_id`, `application_id`, ...), and nothing else in the file may use the key.
- * Each `Variable` call of the key is reported; AS401 and AS402 leave these calls to this rule.
+ * Each task and key is reported once, on its first `Variable` call, with the others as related
+ * locations; AS401 and AS402 leave these calls to this rule.
  *
  * Once the file holds a `ResumableJobMixin` operator whose `external_id_key` is the one the rewrite
  * derives (the Variable's key), the rule stays silent: the hand-written code is then left to be
@@ -123,13 +124,12 @@ export const AS404: Rule = {
       if (keys.has(plannedOperator(pattern).key)) continue;
       const fix = generateOperatorFix(model, pattern);
       const key = pattern.state.key.text;
-      for (const call of pattern.state.calls) {
-        report({
-          node: call.call.node,
-          message: `This task reconnects to its job through the Variable \`${key}\`, which is global: concurrent runs overwrite each other's id, and a worker crash between the submit and \`Variable.set\` makes the retry submit the job again. \`ResumableJobMixin\` does this crash-safely with the task's own store: move the submit and the wait into an operator built on it.`,
-          fix,
-        });
-      }
+      report({
+        node: pattern.state.calls[0].call.node,
+        message: `The job id is kept in the global Variable \`${key}\`: concurrent runs overwrite each other's id. A worker crash between the submit and \`Variable.set\` makes the retry submit the job again. \`ResumableJobMixin\` does this crash-safely with the task's own store: move the submit and the wait into an operator built on it.`,
+        fix,
+        related: laterCalls(pattern.state),
+      });
     }
   },
 };

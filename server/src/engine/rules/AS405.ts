@@ -100,14 +100,15 @@ export const AS405: Rule = {
 
 function message(split: SubmitAndPoll, wait: WaitTask): string {
   const keyword = split.noWait.name;
-  const waiting =
-    wait.kind === "sensor" ? `waits for it in poke mode, holding a worker slot for the job's whole run anyway` : `polls it in a task of its own, holding a worker slot for the job's whole run anyway`;
+  const waiter = taskName(wait.task);
+  const holding = wait.kind === "sensor" ? "holds a worker slot in poke mode for the whole job" : "holds a worker slot polling for the whole job";
   const oneTask = split.durable
     ? `one task with \`${keyword}=True, durable=True\` reconnects to the job after a worker crash`
     : `one task with \`${keyword}=True\` waits in the worker`;
   const submitSafety = split.durable ? "Either way the submit keeps `durable=True`." : "Either way the submit itself still needs crash safety (`durable=True` where its operator offers it).";
   return (
-    `${taskName(split.submit)} returns as soon as its job is accepted (\`${keyword}=False\`) and ${taskName(wait.task)} ${waiting}. ` +
+    `${waiter.charAt(0).toUpperCase()}${waiter.slice(1)} ${holding}, so splitting it from ${taskName(split.submit)} saves nothing. ` +
+    `${taskName(split.submit)} returns as soon as its job is accepted (\`${keyword}=False\`). ` +
     `With a Triggerer, one task with \`deferrable=True, ${keyword}=True\` frees the slot (the deferrable path is not covered by \`durable=True\`); ` +
     `without one, ${oneTask}, fine for short or medium jobs; keep the split only for very long jobs with scarce slots, with \`mode="reschedule"\` on the sensor. ${submitSafety}`
   );

@@ -1,5 +1,6 @@
 /** Every rule, in code order. A rule is added by creating its file and listing it here. */
 import { Rule } from "./rule";
+import { AS001 } from "./AS001";
 import { AS101 } from "./AS101";
 import { AS102 } from "./AS102";
 import { AS103 } from "./AS103";
@@ -33,7 +34,7 @@ import { AS407 } from "./AS407";
 import { AS501 } from "./AS501";
 import { AS502 } from "./AS502";
 
-export const allRules: readonly Rule[] = [AS101, AS102, AS103, AS104, AS105, AS106, AS107, AS201, AS202, AS203, AS204, AS205, AS206, AS207, AS301, AS302, AS303, AS304, AS305, AS306, AS307, AS308, AS309, AS401, AS402, AS403, AS404, AS405, AS406, AS407, AS501, AS502];
+export const allRules: readonly Rule[] = [AS001, AS101, AS102, AS103, AS104, AS105, AS106, AS107, AS201, AS202, AS203, AS204, AS205, AS206, AS207, AS301, AS302, AS303, AS304, AS305, AS306, AS307, AS308, AS309, AS401, AS402, AS403, AS404, AS405, AS406, AS407, AS501, AS502];
 
 export function ruleByCode(code: string): Rule | undefined {
   return allRules.find((r) => r.code === code);

@@ -33,7 +33,7 @@ export interface Rule {
 }
 
 /** The guidance's groups of rules, in the order the review presents them. */
-export type RuleCategory = "values" | "scope" | "crash" | "state" | "submit" | "version";
+export type RuleCategory = "syntax" | "values" | "scope" | "crash" | "state" | "submit" | "version";
 
 /** As ruff's `FixAvailability`, with the safety of the fix. */
 export type FixAvailability = "safe" | "unsafe" | "safe or unsafe" | "none";
@@ -66,6 +66,8 @@ export interface Report {
    * (`airflowStateStore.rules`, `--rule-severity`) wins over it for every report of the rule.
    */
   severity?: Severity;
+  /** Other places of the same finding, shown with it (its other calls) instead of as findings of their own. */
+  related?: { message: string; nodes: readonly SyntaxNode[] };
 }
 
 /**
