@@ -86,7 +86,7 @@ const DEFAULT_CONTEXT_LINES = 2;
 
 /** The review of `document` as Markdown. */
 export function reviewMarkdown(document: PythonDocument, options: ReviewOptions = {}): string {
-  const text = document.getText();
+  const text = document.analysedText();
   const { diagnostics, context: analyses } = check(document, options);
   const splits = analyses ? splitsToDescribe(analyses, options, diagnostics) : [];
   const context = options.contextLines ?? DEFAULT_CONTEXT_LINES;
@@ -286,7 +286,8 @@ export function hunks(text: string, edits: readonly TextEdit[], context: number)
 }
 
 function displayed(code: string): string {
-  return code.replace(/\r\n/g, "\n").replace(/\n$/, "");
+  // Fix edits carry the file's own line breaks; the review shows every line ending as `\n`.
+  return code.replace(/\r\n?/g, "\n").replace(/\n$/, "");
 }
 
 /** A code fence longer than any run of backticks in the code. */

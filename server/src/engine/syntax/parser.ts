@@ -4,6 +4,7 @@
  */
 import Parser = require("tree-sitter");
 import Python = require("tree-sitter-python");
+import { withLineFeeds } from "./lineBreaks";
 
 export type SyntaxNode = Parser.SyntaxNode;
 export type Tree = Parser.Tree;
@@ -81,8 +82,9 @@ function readOnceWhatNeverChanges(): void {
   };
 }
 
+/** The tree of `text`, with a lone `\r` ending a line as Python reads it (`lineBreaks.ts`). */
 export function parsePython(text: string, oldTree?: Tree): Tree {
-  return parser().parse(text, oldTree ?? null);
+  return parser().parse(withLineFeeds(text), oldTree ?? null);
 }
 
 const compiledQueries = new Map<string, Parser.Query>();
