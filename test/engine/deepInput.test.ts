@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { Diagnostic, lint, LintOptions, PythonDocument } from "../../server/src/engine";
+import { completionsAt, Diagnostic, fixAll, hoverAt, lint, LintOptions, PythonDocument, reviewMarkdown } from "../../server/src/engine";
 
 const DEEP = 20_000;
 const LONG_CHAIN = 100_000;
@@ -134,4 +134,46 @@ test("tree-sitter parses the deep input without an error and re-parses it after 
   document.update([{ range: { start: position, end: { line: position.line, character: position.character + "datetime".length } }, text: "dt" }], 2);
   assert.equal(document.tree.rootNode.hasError, false);
   assert.ok(document.getText().includes("dt.now()"));
+});
+
+describe("every rule, the review, fix-all, hover and completion on all the deep forms at once", () => {
+  const forms = [
+    "a" + ".b".repeat(LONG_CHAIN),
+    "a" + ".b()".repeat(DEEP),
+    nested("(", "datetime.now()", ")"),
+    nested("f(", "datetime.now()", ")"),
+    nested("[", "datetime.now()", "]"),
+    nested('{"a": ', "datetime.now()", "}"),
+    "1 + ".repeat(DEEP) + "datetime.now()",
+    "x" + "[0]".repeat(DEEP),
+    "lambda: ".repeat(DEEP) + "datetime.now()",
+    "-".repeat(DEEP) + "1",
+    "a and ".repeat(DEEP) + "datetime.now()",
+    "1 if c else ".repeat(DEEP) + "None",
+    "a >> ".repeat(DEEP) + "b",
+  ];
+  const imports = "from airflow.sdk import BaseOperator, Variable\nfrom airflow.providers.common.resumable import ResumableJobMixin\n";
+  const body = forms.map((form, i) => `    task_state_store.set("k${i}", ${form}, retention=${form})\n    Variable.set("v${i}", ${form})\n    x${i} = ${form}`).join("\n");
+  const text = imports + storing("1").replace('    task_state_store.set("deep", 1)', body) + `\nclass Op(ResumableJobMixin, BaseOperator):\n    retries = ${forms[0]}\n    def execute(self, context):\n        return ${forms[2]}\n`;
+  const document = new PythonDocument("file:///deep.py", text);
+
+  test("every rule runs on it to the end without an error", () => {
+    // One lint runs every rule whose text test passes on this file (a rule error is caught per rule and fails the test).
+    assert.ok(linesOf(lintWithoutErrors(text), "AS101").includes(text.split("\n").findIndex((line) => line.includes('"plain"')) + 1));
+  });
+
+  test("the review and fix-all finish, and the last line's finding is fixed", () => {
+    assert.match(reviewMarkdown(document, {}), /AS101/);
+    const fixed = fixAll("file:///deep.py", text, { select: ["AS101"] }, true);
+    assert.ok(fixed.text.includes('task_state_store.set("plain", datetime.now().isoformat())'));
+  });
+
+  test("hover and completion anywhere in the deep forms", () => {
+    for (const form of forms) {
+      const offset = text.indexOf(form) + Math.floor(form.length / 2);
+      hoverAt(document, offset, (code) => code);
+      completionsAt(document, offset);
+    }
+    assert.ok(hoverAt(document, text.indexOf("task_state_store.set"), (code) => code) !== undefined);
+  });
 });

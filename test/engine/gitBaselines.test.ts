@@ -7,7 +7,7 @@ import { ChildProcessWithoutNullStreams, spawn, spawnSync } from "node:child_pro
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, describe, test } from "node:test";
-import { BatchSpawner, GitBaselines, MAX_BASELINE_BYTES } from "../../server/src/engine/project/git";
+import { BatchSpawner, committedText, GitBaselines, MAX_BASELINE_BYTES } from "../../server/src/engine/project/git";
 import { git } from "../support/git";
 import { fromRoot } from "../support/paths";
 import { TempFolder } from "../support/tempFolder";
@@ -164,6 +164,15 @@ describe("GitBaselines", () => {
     } finally {
       baselines.dispose();
     }
+  });
+
+  test("the one-off reader refuses a revision that git would take for `--output`, and writes nothing", async () => {
+    const repo = repository({ "a.py": "a = 1\n" });
+    const target = path.join(repo.root, "written-by-git");
+    assert.equal(await committedText(repo.file("a.py"), `--output=${target}`), undefined);
+    assert.equal(await committedText(repo.file("a.py"), "-p"), undefined);
+    assert.equal(fs.existsSync(target), false);
+    assert.equal(await committedText(repo.file("a.py")), "a = 1\n");
   });
 
   test("a path with a newline, which the batch protocol cannot carry, is read with git show", async () => {

@@ -5,13 +5,14 @@
 import { PythonDocument } from "./syntax/document";
 import { applyEdits, editsOverlap } from "./fixes/edits";
 import { parseNoqa } from "./syntax/noqa";
+import { firstLineBreak, withCarriageReturns } from "./syntax/lineBreaks";
 import { Tree } from "./syntax/parser";
 import { AirflowPin } from "./project/pin";
 import { AnalysisContext, FileInputs, WorkspaceClasses } from "./context";
 import { Report, Rule, RuleContext } from "./rules/rule";
 import { allRules } from "./rules";
 import { SemanticModel, semanticModel } from "./airflow/model";
-import { Diagnostic, SeveritySetting, TextEdit } from "./types";
+import { Diagnostic, Fix, SeveritySetting, TextEdit } from "./types";
 
 export interface LintOptions {
   /** Severity per rule code; `off` disables the rule. Codes not named keep their default. */
@@ -51,7 +52,7 @@ export function lint(document: PythonDocument, options: LintOptions = {}): Diagn
 /** The findings, and the analysis context they came from, for front ends that go on to use its analyses (the review). */
 export function check(document: PythonDocument, options: LintOptions = {}): { diagnostics: Diagnostic[]; context?: AnalysisContext } {
   if (!document.isRelevant()) return { diagnostics: [] };
-  const file: FileInputs = { text: document.getText(), path: options.path, baselineText: options.baselineText, workspace: options.workspace, airflowPin: options.airflowPin };
+  const file: FileInputs = { text: document.analysedText(), path: options.path, baselineText: options.baselineText, workspace: options.workspace, airflowPin: options.airflowPin };
   // Rules whose text test fails could report nothing here; when that is every rule, the file is not even parsed.
   const rules = enabledRules(options).filter((rule) => !rule.mayReport || rule.mayReport(file));
   if (rules.length === 0) return { diagnostics: [] };
@@ -65,6 +66,7 @@ class Checker extends AnalysisContext implements RuleContext {
   readonly diagnostics: Diagnostic[] = [];
   private rule: Rule | undefined;
   private suppressions: Map<number, Set<string> | "all"> | undefined;
+  private linesEndWithCarriageReturns: boolean | undefined;
 
   constructor(
     private readonly document: PythonDocument,
@@ -100,14 +102,21 @@ class Checker extends AnalysisContext implements RuleContext {
     const range = { start: this.document.positionAt(start), end: this.document.positionAt(end) };
     const noqa = (this.suppressions ??= noqaComments(this.tree, this.text)).get(range.start.line);
     if (noqa === "all" || noqa?.has(rule.code)) return;
-    const diagnostic: Diagnostic = { code: rule.code, name: rule.name, severity, message: r.message, range, startOffset: start, endOffset: end, fix: r.fix };
-    if (r.alternatives && r.alternatives.length > 0) diagnostic.alternatives = r.alternatives;
+    const diagnostic: Diagnostic = { code: rule.code, name: rule.name, severity, message: r.message, range, startOffset: start, endOffset: end, fix: r.fix && this.inFileLineBreaks(r.fix) };
+    if (r.alternatives && r.alternatives.length > 0) diagnostic.alternatives = r.alternatives.map((alternative) => this.inFileLineBreaks(alternative));
     if (r.related && r.related.nodes.length > 0) {
       const ranges = r.related.nodes.map((node) => ({ start: this.document.positionAt(node.startIndex), end: this.document.positionAt(node.endIndex) }));
       diagnostic.related = { message: r.related.message, ranges };
     }
     this.diagnostics.push(diagnostic);
   };
+
+  /** Fixes are built from the analysed text, whose lines all end in `\n` or `\r\n`; a file of lone `\r`s gets its own. */
+  private inFileLineBreaks(fix: Fix): Fix {
+    this.linesEndWithCarriageReturns ??= firstLineBreak(this.document.getText()) === "\r";
+    if (!this.linesEndWithCarriageReturns) return fix;
+    return { ...fix, edits: fix.edits.map((edit) => ({ ...edit, newText: withCarriageReturns(edit.newText) })) };
+  }
 }
 
 /** `# noqa` (everything) or `# noqa: AS101, AS102` on a line, as ruff reads them. */

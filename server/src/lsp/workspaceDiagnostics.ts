@@ -18,7 +18,7 @@ import type { ServerSettings } from "./settings";
 import type { DiagnosticMode } from "./diagnosticMode";
 import type { CheckWorkspaceResult } from "./workspaceCheckProtocol";
 import type { WorkspaceCheckThreads } from "./workspaceCheckThreads";
-import { MAX_INDEXED_FILES, pythonFiles } from "./workspaceFiles";
+import { MAX_INDEXED_FILES, workspacePythonFiles } from "./workspaceFiles";
 import { filePathOf } from "./workerWorkspace";
 
 /** Files checked at once: enough to keep every thread busy, few enough that a cancellation stops soon. */
@@ -177,14 +177,12 @@ export class WorkspaceDiagnostics {
   /** The Python files of every folder, as the workspace index reads them, with the folder each belongs to. */
   private async workspaceFiles(cancelled: () => boolean): Promise<{ file: string; folder: string }[]> {
     const files: { file: string; folder: string }[] = [];
-    for (const folder of this.host.folders()) {
-      for await (const file of pythonFiles(folder, cancelled)) {
-        if (files.length >= MAX_INDEXED_FILES) {
-          this.log.info(`Stopped at ${MAX_INDEXED_FILES} files: the rest of the workspace is not checked.`);
-          return files;
-        }
-        files.push({ file, folder });
+    for await (const found of workspacePythonFiles(this.host.folders(), cancelled)) {
+      if (files.length >= MAX_INDEXED_FILES) {
+        this.log.info(`Stopped at ${MAX_INDEXED_FILES} files: the rest of the workspace is not checked.`);
+        return files;
       }
+      files.push(found);
     }
     return files;
   }

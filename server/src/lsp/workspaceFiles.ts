@@ -1,8 +1,9 @@
 /**
  * Feeds the lint worker's workspace index from disk: after initialize, the workspace folders' `*.py`
  * files are read in the background (never the version control, dependency, virtual environment or
- * hidden folders; at most MAX_INDEXED_FILES files of at most MAX_FILE_BYTES each, and what is left
- * out is logged); afterwards, the client's file events and closed documents keep it current. Reading
+ * hidden folders, nor a symbolic link that leads out of the workspace folders; at most
+ * MAX_INDEXED_FILES files of at most MAX_FILE_BYTES each, in at most MAX_WALKED_FOLDERS folders, and
+ * what is left out is logged); afterwards, the client's file events and closed documents keep it current. Reading
  * is asynchronous and the worker indexes in slices, so diagnostics never wait for it.
  */
 import { promises as fs } from "node:fs";
@@ -17,6 +18,8 @@ import { filePathOf } from "./workerWorkspace";
 
 /** Enough for any Airflow project's own code; a workspace with more is mostly someone else's. */
 export const MAX_INDEXED_FILES = 10_000;
+/** Folders read at most: a tree of empty or file-less folders costs a directory read each. */
+export const MAX_WALKED_FOLDERS = 20_000;
 /** A UTF-8 file of MAX_INDEXED_CHARACTERS characters is at least this long. */
 const MAX_FILE_BYTES = MAX_INDEXED_CHARACTERS;
 /** Files, and characters, posted to the worker in one message at most (a message is copied whole). */
@@ -31,6 +34,20 @@ interface ScanReport {
   unreadable: string[];
   /** Folders not searched because the file limit was reached. */
   truncated: boolean;
+  /** Folders not searched because the folder limit was reached. */
+  foldersTruncated: boolean;
+  /** Symbolic links to `*.py` files outside the workspace folders, not read. */
+  leavingLinks: string[];
+}
+
+/** What one scan has walked so far, shared by the walks of all workspace folders. */
+interface Walk {
+  folders: number;
+  readonly maxFolders: number;
+  /** The workspace folders with their symbolic links resolved. */
+  readonly realRoots: string[];
+  report: ScanReport;
+  cancelled(): boolean;
 }
 
 export class WorkspaceFiles {
@@ -46,6 +63,7 @@ export class WorkspaceFiles {
     private readonly worker: Pick<LintWorkerPool, "post">,
     private readonly isOpen: (uri: string) => boolean,
     private readonly log: Logger,
+    private readonly maxWalkedFolders = MAX_WALKED_FOLDERS,
   ) {}
 
   /** The workspace folders (file URIs), sent to the worker as the roots of module names. */
@@ -60,7 +78,8 @@ export class WorkspaceFiles {
     this.freshDuringScan.clear();
     if (this.folders.length === 0) return;
     const started = Date.now();
-    const report: ScanReport = { indexed: 0, tooLarge: [], unreadable: [], truncated: false };
+    const report: ScanReport = { indexed: 0, tooLarge: [], unreadable: [], truncated: false, foldersTruncated: false, leavingLinks: [] };
+    const walk: Walk = { folders: 0, maxFolders: this.maxWalkedFolders, realRoots: await realPaths(this.folders), report, cancelled: () => generation !== this.scanGeneration };
     let batch: IndexedFile[] = [];
     let batchCharacters = 0;
     const flush = () => {
@@ -71,7 +90,7 @@ export class WorkspaceFiles {
     };
     try {
       for (const folder of this.folders) {
-        for await (const file of pythonFiles(folder, () => generation !== this.scanGeneration)) {
+        for await (const file of pythonFiles(folder, walk)) {
           if (generation !== this.scanGeneration) return;
           if (report.indexed >= MAX_INDEXED_FILES) {
             report.truncated = true;
@@ -86,7 +105,7 @@ export class WorkspaceFiles {
           } else if (read.reason === "too large") report.tooLarge.push(file);
           else if (read.reason !== "missing") report.unreadable.push(file);
         }
-        if (report.truncated) break;
+        if (report.truncated || report.foldersTruncated) break;
       }
       flush();
     } catch (error) {
@@ -126,7 +145,7 @@ export class WorkspaceFiles {
   }
 
   private async reindex(file: string): Promise<void> {
-    const read = await readIndexable(file);
+    const read = (await leavesWorkspace(file, await realPaths(this.folders))) ? ({ reason: "missing" } as const) : await readIndexable(file);
     if ("text" in read) this.worker.post({ type: "index", files: [{ path: file, text: read.text }] });
     else this.worker.post({ type: "unindex", paths: [file] });
   }
@@ -139,14 +158,35 @@ export class WorkspaceFiles {
   private logReport(report: ScanReport, elapsedMs: number): void {
     const lines = [`Indexed ${report.indexed} Python file${report.indexed === 1 ? "" : "s"} of the workspace in ${elapsedMs} ms, for operator classes imported from other modules.`];
     if (report.truncated) lines.push(`Stopped at ${MAX_INDEXED_FILES} files: classes of the files not read are not followed.`);
+    if (report.foldersTruncated) lines.push(`Stopped after ${this.maxWalkedFolders} folders: classes of the files in folders not read are not followed.`);
+    if (report.leavingLinks.length > 0) lines.push(`Did not follow ${report.leavingLinks.length} symbolic link(s) out of the workspace: ${listed(report.leavingLinks)}.`);
     if (report.tooLarge.length > 0) lines.push(`Skipped ${report.tooLarge.length} file(s) over ${MAX_FILE_BYTES} bytes: ${listed(report.tooLarge)}.`);
     if (report.unreadable.length > 0) lines.push(`Could not read ${report.unreadable.length} file(s): ${listed(report.unreadable)}.`);
     this.log.info(lines.join(" "));
   }
 }
 
-/** The `*.py` files below `folder`, depth first in name order, without following symbolic links to folders. */
-export async function* pythonFiles(folder: string, cancelled: () => boolean): AsyncGenerator<string> {
+/**
+ * The `*.py` files of the workspace folders, with the folder each belongs to, walked as the index's
+ * scan walks them: no links that leave the workspace, at most `maxFolders` folders in all.
+ */
+export async function* workspacePythonFiles(folders: readonly string[], cancelled: () => boolean, maxFolders = MAX_WALKED_FOLDERS): AsyncGenerator<{ file: string; folder: string }> {
+  const report: ScanReport = { indexed: 0, tooLarge: [], unreadable: [], truncated: false, foldersTruncated: false, leavingLinks: [] };
+  const walk: Walk = { folders: 0, maxFolders, realRoots: await realPaths(folders), report, cancelled };
+  for (const folder of folders) for await (const file of pythonFiles(folder, walk)) yield { file, folder };
+}
+
+/**
+ * The `*.py` files below `folder`, depth first in name order, without following symbolic links to
+ * folders, nor to files outside the workspace folders (a workspace must not make the server read
+ * what lies outside it), and reading at most `walk.maxFolders` folders in all.
+ */
+async function* pythonFiles(folder: string, walk: Walk): AsyncGenerator<string> {
+  if (walk.folders >= walk.maxFolders) {
+    walk.report.foldersTruncated = true;
+    return;
+  }
+  walk.folders++;
   let entries;
   try {
     entries = await fs.readdir(folder, { withFileTypes: true });
@@ -157,14 +197,33 @@ export async function* pythonFiles(folder: string, cancelled: () => boolean): As
   if (entries.some((entry) => entry.name === "pyvenv.cfg" && entry.isFile())) return;
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
-    if (cancelled()) return;
+    if (walk.cancelled() || walk.report.foldersTruncated) return;
     const full = path.join(folder, entry.name);
     if (entry.isDirectory()) {
-      if (!isSkippedFolder(entry.name) && entry.name !== "site-packages") yield* pythonFiles(full, cancelled);
-    } else if ((entry.isFile() || entry.isSymbolicLink()) && entry.name.endsWith(".py")) {
+      if (!isSkippedFolder(entry.name) && entry.name !== "site-packages") yield* pythonFiles(full, walk);
+    } else if (entry.isFile() && entry.name.endsWith(".py")) {
       yield full;
+    } else if (entry.isSymbolicLink() && entry.name.endsWith(".py")) {
+      if (await leavesWorkspace(full, walk.realRoots)) walk.report.leavingLinks.push(full);
+      else yield full;
     }
   }
+}
+
+/** The paths with their symbolic links resolved; a path that cannot be resolved is kept as it is. */
+async function realPaths(paths: readonly string[]): Promise<string[]> {
+  return Promise.all(paths.map((p) => fs.realpath(p).catch(() => p)));
+}
+
+/** Whether `file` is, or is reached through, a symbolic link to something outside every workspace folder. */
+async function leavesWorkspace(file: string, realRoots: readonly string[]): Promise<boolean> {
+  let real: string;
+  try {
+    real = await fs.realpath(file);
+  } catch {
+    return false; // Dangling or unreadable: reading it fails on its own.
+  }
+  return !realRoots.some((root) => isWithin(root, real));
 }
 
 type Readable = { text: string } | { reason: "too large" | "missing" | "unreadable" };

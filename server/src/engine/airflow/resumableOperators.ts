@@ -484,9 +484,10 @@ export function dictionaryEntry(dictionary: SyntaxNode | undefined, key: string)
 /** `SparkBatchOperator` → `spark_batch`: the class name in snake case, without a trailing `Operator`. */
 export function snakeCaseClassName(name: string): string {
   const stem = /^\w+Operator$/.test(name) && name !== "Operator" ? name.slice(0, -"Operator".length) : name;
+  // An underscore before each capital that ends a lower-case word or starts one after an acronym
+  // (`HTTPBatch` → `http_batch`); look-arounds of one character, so no run of capitals is tried twice.
   return stem
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1_$2")
-    .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
+    .replace(/(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/g, "_")
     .replace(/^_+/, "")
     .toLowerCase();
 }

@@ -36,7 +36,7 @@ const WORD_AHEAD = /^[\p{L}\p{N}_]*/u;
 const PLACEHOLDERS = ["None", "None)"];
 
 export function completionsAt(document: PythonDocument, offset: number): CompletionSuggestion[] {
-  const text = document.getText();
+  const text = document.analysedText();
   const lineStart = text.lastIndexOf("\n", offset - 1) + 1;
   const typed = AFTER_RETENTION.exec(text.slice(lineStart, offset));
   if (!typed) return [];

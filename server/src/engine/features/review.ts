@@ -92,15 +92,15 @@ const DEFAULT_CONTEXT_LINES = 2;
 
 /** The review of `document` as Markdown. */
 export function reviewMarkdown(document: PythonDocument, options: ReviewOptions = {}): string {
-  const text = document.getText();
+  const text = document.analysedText();
   const { diagnostics, context: analyses } = check(document, options);
   const splits = analyses ? splitsToDescribe(analyses, options, diagnostics) : [];
   const context = options.contextLines ?? DEFAULT_CONTEXT_LINES;
   const title = options.title ?? path.basename(options.path ?? decodeURIComponent(document.uri.replace(/^[a-z]+:\/\//i, "")));
 
-  const out: string[] = [`# Airflow state store review: \`${title}\``, ""];
+  const out: string[] = [`# Airflow state store review: ${codeSpan(title)}`, ""];
   out.push(summaryLine(diagnostics), "");
-  if (options.airflowPin) out.push(`Airflow version: ${pinStatement(options.airflowPin, options.path)}.`, "");
+  if (options.airflowPin) out.push(`Airflow version: ${inlineMarkdown(pinStatement(options.airflowPin, options.path))}.`, "");
 
   const groups = REVIEW_CATEGORIES.map((category) => ({ category, findings: diagnostics.filter((d) => reviewCategory(d.code) === category) }));
   const splitNotes = splits.filter((s) => !s.finding);
@@ -117,15 +117,15 @@ export function reviewMarkdown(document: PythonDocument, options: ReviewOptions 
     for (const finding of findings) {
       number++;
       const also = alsoAtLines(relatedLines(finding));
-      out.push(`### ${number}. ${finding.code} \`${finding.name}\` (${finding.severity}, line ${finding.range.start.line + 1})`, "", also ? `${finding.message} (${also})` : finding.message, "");
+      out.push(`### ${number}. ${finding.code} \`${finding.name}\` (${finding.severity}, line ${finding.range.start.line + 1})`, "", paragraph(also ? `${finding.message} (${also})` : finding.message), "");
       const split = splits.find((s) => s.finding === finding);
       if (split) out.push(...splitSection(text, split, context, finding.fix));
       else out.push(...fixSection(text, finding.fix, context));
     }
     if (category.id === "submit") {
       for (const split of splitNotes) {
-        out.push(`### Split kept: ${taskName(split.split.submit)} then ${taskName(waitingTask(split.split).task)}`, "");
-        out.push(...tradeOff(split.split));
+        out.push(inlineMarkdown(`### Split kept: ${taskName(split.split.submit)} then ${taskName(waitingTask(split.split).task)}`), "");
+        out.push(...tradeOff(split.split).map(inlineMarkdown));
       }
     }
   }
@@ -174,7 +174,7 @@ function plural(n: number, singular: string, pluralForm = `${singular}s`): strin
 function fixSection(text: string, fix: Fix | undefined, context: number): string[] {
   if (!fix) return ["No automatic fix: the change depends on what the code is for.", ""];
   const label = fix.safe ? "Fix (safe)" : fix.kind === "refactor.rewrite" ? "Rewrite (changes behaviour; review it)" : "Fix (unsafe: changes behaviour; review it)";
-  return [`**${label}:** ${fix.title}`, "", ...snippet(text, fix.edits, context)];
+  return [`**${label}:** ${inlineMarkdown(fix.title)}`, "", ...snippet(text, fix.edits, context)];
 }
 
 /** An AS405 finding: both one-task rewrites, then the trade-off between them and the split. */
@@ -185,9 +185,9 @@ function splitSection(text: string, described: DescribedSplit, context: number, 
   if (!fix && !durable) {
     out.push("No automatic rewrite: the waiting task cannot be folded into the submit task exactly (its result is used elsewhere, or its dependencies cannot be moved as written).", "");
   }
-  if (fix) out.push(`**Rewrite A, with a Triggerer (changes behaviour; review it):** ${fix.title}`, "", ...snippet(text, fix.edits, context));
-  if (durable) out.push(`**Rewrite B, without a Triggerer (changes behaviour; review it):** ${durable.title}`, "", ...snippet(text, durable.edits, context));
-  out.push(...tradeOff(split));
+  if (fix) out.push(`**Rewrite A, with a Triggerer (changes behaviour; review it):** ${inlineMarkdown(fix.title)}`, "", ...snippet(text, fix.edits, context));
+  if (durable) out.push(`**Rewrite B, without a Triggerer (changes behaviour; review it):** ${inlineMarkdown(durable.title)}`, "", ...snippet(text, durable.edits, context));
+  out.push(...tradeOff(split).map(inlineMarkdown));
   return out;
 }
 
@@ -293,11 +293,63 @@ export function hunks(text: string, edits: readonly TextEdit[], context: number)
 }
 
 function displayed(code: string): string {
-  return code.replace(/\r\n/g, "\n").replace(/\n$/, "");
+  // Fix edits carry the file's own line breaks; the review shows every line ending as `\n`.
+  return code.replace(/\r\n?/g, "\n").replace(/\n$/, "");
 }
 
 /** A code fence longer than any run of backticks in the code. */
 function fenceFor(code: string): string {
   const longest = Math.max(0, ...[...code.matchAll(/`+/g)].map((m) => m[0].length));
   return "`".repeat(Math.max(3, longest + 1));
+}
+
+// ---- DAG text in Markdown ----
+// Messages, fix titles and task names carry text from the DAG file in code spans written with one
+// backtick, so a literal holding a backtick ends its span early and the rest would be read as
+// Markdown: a link to a `command:` URI or raw HTML in the rendered review. Text outside the code
+// spans (as CommonMark finds them) is escaped, so nothing in it is a link, an HTML tag or an entity.
+
+/** A code span holding `text` exactly: fenced with a backtick run longer than any inside it. */
+export function codeSpan(text: string): string {
+  const flat = text.replace(/[\r\n]+/g, " ");
+  const fence = "`".repeat(longestBacktickRun(flat) + 1);
+  // A space on each side keeps a backtick at either end from joining the fence (CommonMark strips one).
+  const padded = flat.startsWith("`") || flat.endsWith("`") || /^ .* $/.test(flat) ? ` ${flat} ` : flat;
+  return `${fence}${padded}${fence}`;
+}
+
+/** A finding's message as a paragraph of its own: escaped as `inlineMarkdown`, and never a heading, list or quote. */
+function paragraph(text: string): string {
+  const inline = inlineMarkdown(text);
+  return /^(?:[#>+=|-]|\d+[.)])/.test(inline) ? `\\${inline}` : inline;
+}
+
+/**
+ * Prose with code spans, on one line: the code spans (CommonMark's pairs of equal backtick runs) as
+ * written, and the text between them with `\\`, `[`, `]`, `<`, `>` and `&` escaped.
+ */
+export function inlineMarkdown(text: string): string {
+  const flat = text.replace(/[\r\n]+/g, " ");
+  const runs = [...flat.matchAll(/`+/g)].map((m) => ({ start: m.index!, end: m.index! + m[0].length }));
+  let out = "";
+  let position = 0;
+  for (let i = 0; i < runs.length; i++) {
+    const length = runs[i].end - runs[i].start;
+    const closing = runs.findIndex((run, j) => j > i && run.end - run.start === length);
+    if (closing < 0) continue; // An unmatched run is literal text, as the renderer reads it.
+    out += escapeProse(flat.slice(position, runs[i].start)) + flat.slice(runs[i].start, runs[closing].end);
+    position = runs[closing].end;
+    i = closing;
+  }
+  return out + escapeProse(flat.slice(position));
+}
+
+function escapeProse(text: string): string {
+  return text.replace(/[\\[\]<>&]/g, (c) => (c === "<" ? "&lt;" : c === ">" ? "&gt;" : c === "&" ? "&amp;" : `\\${c}`));
+}
+
+function longestBacktickRun(text: string): number {
+  let longest = 0;
+  for (const match of text.matchAll(/`+/g)) longest = Math.max(longest, match[0].length);
+  return longest;
 }

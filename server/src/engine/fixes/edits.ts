@@ -4,6 +4,7 @@ import { analysis } from "../context";
 import { SemanticModel, semanticModel } from "../airflow/model";
 import { Binding, Scope } from "../python/scope";
 import { TextEdit } from "../types";
+import { commentEnd } from "../syntax/nodes";
 
 export function replaceNode(node: SyntaxNode, newText: string): TextEdit {
   return { start: node.startIndex, end: node.endIndex, newText };
@@ -157,7 +158,8 @@ function extendFromImport(model: SemanticModel, statement: SyntaxNode, imported:
     const comment = afterLast.find((t) => t.type === "comment" && t.startPosition.row === trailingComma.endPosition.row && t.startIndex > trailingComma.startIndex);
     const indentation = model.text.slice(lineStart(last), last.startIndex);
     const indent = /^[ \t]*$/.test(indentation) ? indentation : "    ";
-    return insertAt((comment ?? trailingComma).endIndex, `\n${indent}${imported},`);
+    const eol = model.text.includes("\r\n") ? "\r\n" : "\n";
+    return insertAt(comment ? commentEnd(comment) : trailingComma.endIndex, `${eol}${indent}${imported},`);
   }
   if (trailingComma) return insertAt(trailingComma.endIndex, ` ${imported},`);
   return insertAt(last.endIndex, `, ${imported}`);

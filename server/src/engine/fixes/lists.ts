@@ -6,7 +6,7 @@
 import { insertAt, replaceNode } from "./edits";
 import { SyntaxNode } from "../syntax/parser";
 import { SemanticModel } from "../airflow/model";
-import { KeywordArgument, unparenthesize } from "../syntax/nodes";
+import { commentEnd, KeywordArgument, unparenthesize } from "../syntax/nodes";
 import { TextEdit } from "../types";
 
 /**
@@ -38,9 +38,9 @@ export function appendItem(model: SemanticModel, container: SyntaxNode, text: st
   const indent = /^[ \t]*$/.test(indentation) ? indentation : "    ";
   const eol = model.text.includes("\r\n") ? "\r\n" : "\n";
   const newLine = `${eol}${indent}${text}${comma ? "," : ""}`;
-  if (comma) return [insertAt((comment ?? comma).endIndex, newLine)];
+  if (comma) return [insertAt(comment ? commentEnd(comment) : comma.endIndex, newLine)];
   // No trailing comma: the last item gets one, and the comment ending its line stays there.
-  return comment ? [insertAt(last.endIndex, ","), insertAt(comment.endIndex, newLine)] : [insertAt(last.endIndex, `,${newLine}`)];
+  return comment ? [insertAt(last.endIndex, ","), insertAt(commentEnd(comment), newLine)] : [insertAt(last.endIndex, `,${newLine}`)];
 }
 
 /**

@@ -221,7 +221,8 @@ function calleeName(call: SyntaxNode): string {
 }
 
 function oneLine(text: string): string {
-  const flat = text.replace(/\s*\n\s*/g, " ");
+  // Tried only where a run of white space starts: from every position of a long run it would be quadratic.
+  const flat = text.replace(/(?<!\s)\s*\n\s*/g, " ");
   return flat.length > 60 ? `${flat.slice(0, 57)}...` : flat;
 }
 

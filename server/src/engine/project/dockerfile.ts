@@ -19,7 +19,7 @@ export function dockerfileMentions(text: string, file: string): AirflowMention[]
   let seenFrom = false;
   let last: AirflowMention | undefined;
   for (const { text: line, number } of instructions(text)) {
-    const match = /^(\w+)\s+(.*)$/.exec(line);
+    const match = /^(\w+)\s+(.*)$/s.exec(line);
     if (!match) continue;
     const instruction = match[1].toUpperCase();
     if (instruction === "ARG" && !seenFrom) {
@@ -91,13 +91,15 @@ function instructions(text: string): { text: string; number: number }[] {
   for (let i = 0; i < lines.length; i++) {
     if (/^\s*(#|$)/.test(lines[i])) continue;
     const number = i + 1;
-    let line = lines[i].trimEnd();
-    while (line.endsWith("\\") && i + 1 < lines.length) {
+    // Parts joined once at the end: appending to the joined instruction each time would copy it each time.
+    const parts = [lines[i].trimEnd()];
+    while (parts[parts.length - 1].endsWith("\\") && i + 1 < lines.length) {
       const next = lines[++i];
       if (/^\s*#/.test(next)) continue;
-      line = line.slice(0, -1) + " " + next.trimEnd();
+      parts[parts.length - 1] = parts[parts.length - 1].slice(0, -1);
+      parts.push(next.trimEnd());
     }
-    result.push({ text: line.trim(), number });
+    result.push({ text: parts.join(" ").trim(), number });
   }
   return result;
 }

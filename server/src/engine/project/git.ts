@@ -52,8 +52,9 @@ export async function committedText(filePath: string, revision = "HEAD", timeout
 }
 
 function showAt(top: string, relative: string, revision: string, cwd: string, timeoutMs: number): Promise<string | undefined> {
-  // `--` ends the revisions, so a path is never taken for one.
-  return git(["show", `${revision}:${relative}`, "--"], cwd, timeoutMs);
+  // `--end-of-options` (git 2.24) makes sure the revision is never read as an option, even if a caller
+  // skipped `isUsableRevision`; `--` ends the revisions, so a path is never taken for one.
+  return git(["show", "--end-of-options", `${revision}:${relative}`, "--"], cwd, timeoutMs);
 }
 
 /** Starts `git cat-file --batch` in a repository; replaceable so tests can count the processes. */

@@ -87,15 +87,35 @@ export function parsePoetryConstraint(text: string): Constraint | undefined {
   const alternatives: Constraint = [];
   for (const alternative of text.split("||")) {
     const clauses: Clause[] = [];
-    const tokens = alternative.trim().split(/\s*,\s*|\s+(?![0-9*])/).filter((t) => t !== "");
-    for (const token of tokens) {
-      const translated = poetryClauses(token.replace(/\s+/g, ""));
+    for (const token of poetryTokens(alternative)) {
+      const translated = poetryClauses(token);
       if (!translated) return undefined;
       clauses.push(...translated);
     }
     alternatives.push(clauses);
   }
   return alternatives.length > 0 ? alternatives : undefined;
+}
+
+/**
+ * The constraints of one alternative, without white space: separated by commas, or by white space
+ * that does not stand before a version (`>=2.8 <3.3`, but `>= 2.8` is one constraint).
+ */
+function poetryTokens(alternative: string): string[] {
+  const tokens: string[] = [];
+  for (const part of alternative.split(",")) {
+    let current = "";
+    for (const word of part.split(/\s+/)) {
+      if (word === "") continue;
+      if (current !== "" && !/^[0-9*]/.test(word)) {
+        tokens.push(current);
+        current = "";
+      }
+      current += word;
+    }
+    if (current !== "") tokens.push(current);
+  }
+  return tokens;
 }
 
 function poetryClauses(token: string): Clause[] | undefined {

@@ -77,6 +77,6 @@ export function exactMention(version: string, source: PinSource): AirflowMention
 
 function constraintMention(constraint: Constraint | undefined, written: string, source: PinSource): AirflowMention {
   if (!constraint || !isCapped(constraint)) return { source };
-  const version = exactVersion(constraint) ?? written.trim().replace(/\s*,\s*/g, ",");
+  const version = exactVersion(constraint) ?? written.split(",").map((part) => part.trim()).join(",");
   return { source, pin: { version, below33: admitsOnlyBelow(constraint, STATE_STORE_RELEASE), source } };
 }

@@ -41,7 +41,8 @@ export function requirementsMentions(context: ReadContext, file: string, includi
     }
     if (line.startsWith("-")) continue; // -e, --index-url, --find-links, ...
     // Per-requirement options (`--hash=...`) follow the requirement after white space.
-    const requirement = parseRequirement(line.split(/\s+--?[A-Za-z]/)[0]);
+    const option = line.search(/\s--?[A-Za-z]/);
+    const requirement = parseRequirement(option < 0 ? line : line.slice(0, option));
     if (requirement && isAirflowDistribution(requirement.name)) mentions.push(specifierMention(requirement.specifier, source));
   }
   return mentions;
@@ -50,12 +51,18 @@ export function requirementsMentions(context: ReadContext, file: string, includi
 /** Lines as pip reads them: joined across a trailing backslash, comments removed, blank lines dropped; numbered from 1. */
 function logicalLines(text: string): { text: string; number: number }[] {
   const result: { text: string; number: number }[] = [];
-  const physical = text.split(/\r?\n/);
+  // pip reads with universal newlines: `\r\n`, `\n` and a lone `\r` end a line.
+  const physical = text.split(/\r\n?|\n/);
   for (let i = 0; i < physical.length; i++) {
     const number = i + 1;
-    let line = physical[i];
-    while (line.endsWith("\\") && i + 1 < physical.length) line = line.slice(0, -1) + physical[++i];
-    line = line.replace(/(^|\s)#.*$/, "").trim();
+    // Parts joined once at the end: appending to the joined line each time would copy it each time.
+    const parts = [physical[i]];
+    while (parts[parts.length - 1].endsWith("\\") && i + 1 < physical.length) {
+      parts[parts.length - 1] = parts[parts.length - 1].slice(0, -1);
+      parts.push(physical[++i]);
+    }
+    // `s`: a comment runs to the end of the line whatever it holds, so no start is tried twice.
+    const line = parts.join("").replace(/(^|\s)#.*$/s, "").trim();
     if (line !== "") result.push({ text: line, number });
   }
   return result;

@@ -10,7 +10,8 @@ export function setupCfgMentions(text: string, file: string): AirflowMention[] {
   let section = "";
   /** Whether the lines being read belong to a requirements list. */
   let inList = false;
-  const lines = text.split(/\r?\n/);
+  // configparser reads the file with universal newlines: `\r\n`, `\n` and a lone `\r` end a line.
+  const lines = text.split(/\r\n?|\n/);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     const trimmed = line.trim();
@@ -27,12 +28,14 @@ export function setupCfgMentions(text: string, file: string): AirflowMention[] {
       if (!inList) continue;
       requirementText = trimmed;
     } else {
-      const entry = /^([^=:]+?)\s*[=:]\s*(.*)$/.exec(line);
-      if (!entry) continue;
-      const key = entry[1].toLowerCase().replace(/-/g, "_");
+      // `key = value` or `key: value`, split at the first delimiter (a pattern trying white space
+      // before the delimiter at every position of the key would be quadratic in the line's length).
+      const delimiter = line.search(/[=:]/);
+      if (delimiter <= 0) continue;
+      const key = line.slice(0, delimiter).trim().toLowerCase().replace(/-/g, "_");
       inList = (section === "options" && key === "install_requires") || section === "options.extras_require";
       if (!inList) continue;
-      requirementText = entry[2].trim();
+      requirementText = line.slice(delimiter + 1).trim();
       if (requirementText === "") continue;
     }
     const requirement = parseRequirement(requirementText);

@@ -7,6 +7,7 @@ import { AnalysisContext } from "../context";
 import { identifiersSpelled, SyntaxNode, Tree } from "../syntax/parser";
 import { Binding, BindingSource, Scope } from "./scope";
 import { callArguments, CallArguments, dottedParts, unparenthesize } from "../syntax/nodes";
+import { withLineFeeds } from "../syntax/lineBreaks";
 
 export type ParameterKind = "positional" | "keyword-only" | "var-positional" | "var-keyword";
 
@@ -106,15 +107,17 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
   private readonly boundStatements = new Set<number>();
   private importsBound = false;
   private readonly imports: Binding[] = [];
+  /** The source `tree` was parsed from, as it was parsed (`withLineFeeds`): some lookups search it and map the offsets back to nodes. */
+  readonly text: string;
 
   constructor(
     readonly tree: Tree,
-    /** The source `tree` was parsed from: some lookups search it and map the offsets back to nodes. */
-    readonly text: string,
+    text: string,
     context?: AnalysisContext,
   ) {
+    this.text = withLineFeeds(text);
     // A model made directly from a tree (a test, a project file) gets a context of its own.
-    this.context = context ?? new AnalysisContext({ text }, tree);
+    this.context = context ?? new AnalysisContext({ text: this.text }, tree);
     this.module = new Scope("module", tree.rootNode, undefined, 0, Number.MAX_SAFE_INTEGER, this);
     // Definitions and parameters are bound now; the other statements when a name is asked about.
     this.buildScopes(this.root.descendantsOfType(SCOPE_TYPES));

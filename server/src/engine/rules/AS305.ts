@@ -75,7 +75,9 @@ export const AS305: Rule = {
   },
 };
 
-const RETRIES_MAY_BE_ZERO = /retries["']?(?:\s|#[^\n\r]*|\\)*[:=](?:\s|#[^\n\r]*|\\)*(?:0(?:[xXoObB]?[0_]*)?(?![\w.])|[A-Za-z_(])/;
+// A comment where the value could be (`retries=  # why`) counts as may-be-zero: a pattern that read
+// through comments and white space in a row would try a run of `#` or spaces in exponentially many ways.
+const RETRIES_MAY_BE_ZERO = /retries["']?[\s\\]*(?:#|[:=][\s\\]*(?:#|0(?:[xXoObB]?[0_]*)?(?![\w.])|[A-Za-z_(]))/;
 
 function isZero(model: SemanticModel, node: SyntaxNode): boolean {
   const value = model.resolveValue(node);

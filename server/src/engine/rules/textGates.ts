@@ -16,7 +16,8 @@ export function mentionsAny(text: string, words: readonly string[]): boolean {
  * Whether the text can name one of the stores: the name itself (a context key or a parameter), or a
  * context key spelled as implicitly concatenated strings (`"task_st" "ate_store"`), which Python
  * joins and the model reads as one key: a piece that is a proper prefix of the name, followed by
- * the next piece's quote.
+ * what can come between two pieces (white space, a comment, a line continuation) or by the next
+ * piece's prefix or quote.
  */
 export function mentionsStore(text: string, stores: readonly StoreName[] = ["task_state_store", "asset_state_store"]): boolean {
   return stores.some((store) => text.includes(store) || CONCATENATED_KEY[store].test(text));
@@ -24,8 +25,10 @@ export function mentionsStore(text: string, stores: readonly StoreName[] = ["tas
 
 function concatenatedKey(name: string): RegExp {
   const prefixes = Array.from({ length: name.length - 1 }, (_, i) => name.slice(0, i + 1));
-  // Between the pieces: white space, comments and backslash line continuations; then a string prefix and a quote.
-  return new RegExp(`["'](?:${prefixes.join("|")})["'](?:\\s|#[^\\n\\r]*|\\\\\\r?\\n|\\\\\\r)*[rRuUfFbBtT]{0,2}["']`);
+  // One character after the piece, not the whole stretch up to the next piece: a pattern for white
+  // space, comments and continuations in a row can split a run of `#` or spaces in exponentially
+  // many ways when no piece follows.
+  return new RegExp(`["'](?:${prefixes.join("|")})["'][\\s#\\\\rRuUfFbBtT"']`);
 }
 
 const CONCATENATED_KEY: Readonly<Record<StoreName, RegExp>> = {

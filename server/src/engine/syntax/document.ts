@@ -5,6 +5,7 @@
  */
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { parsePython, Point, Tree } from "./parser";
+import { withLineFeeds } from "./lineBreaks";
 import { Position, Range } from "../types";
 
 export interface ContentChange {
@@ -15,6 +16,7 @@ export interface ContentChange {
 
 /** A cheap gate: a file that never names Airflow or a store cannot misuse one, so it is not parsed. */
 const RELEVANT = /airflow|state_store|ResumableJobMixin|external_id_key/;
+const CARRIAGE_RETURN = 13;
 
 export class PythonDocument {
   private text: TextDocument;
@@ -37,6 +39,11 @@ export class PythonDocument {
     return this.text.getText();
   }
 
+  /** The text the engine analyses and builds fixes from: `getText()` with each lone `\r` read as `\n` (`lineBreaks.ts`). */
+  analysedText(): string {
+    return withLineFeeds(this.text.getText());
+  }
+
   get lineCount(): number {
     return this.text.lineCount;
   }
@@ -50,7 +57,7 @@ export class PythonDocument {
   }
 
   lineText(line: number): string {
-    return this.text.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } }).replace(/\r?\n$/, "");
+    return this.text.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } }).replace(/\r?\n$|\r$/, "");
   }
 
   /** Whether the file could use Airflow's state stores at all. */
@@ -75,12 +82,15 @@ export class PythonDocument {
         this.text = TextDocument.update(this.text, [{ text: change.text }], version);
         continue;
       }
-      const startIndex = this.text.offsetAt(change.range.start);
+      const editStart = this.text.offsetAt(change.range.start);
       const oldEndIndex = this.text.offsetAt(change.range.end);
+      // A `\r` right before the edit is parsed as a line feed or not depending on what follows it,
+      // which the edit may change: the tree is told that it changed too.
+      const startIndex = editStart > 0 && this.text.getText().charCodeAt(editStart - 1) === CARRIAGE_RETURN ? editStart - 1 : editStart;
       const startPosition = this.text.positionAt(startIndex);
       const oldEndPosition = this.text.positionAt(oldEndIndex);
       this.text = TextDocument.update(this.text, [{ range: change.range, text: change.text }], version);
-      const newEndIndex = startIndex + change.text.length;
+      const newEndIndex = editStart + change.text.length;
       if (this.syntaxTree) {
         this.syntaxTree.edit({
           startIndex,

@@ -109,6 +109,11 @@ export function dottedParts(node: SyntaxNode | null | undefined): string[] | und
   return reversed.reverse();
 }
 
+/** Where a comment's text ends: tree-sitter counts the `\r` of a `\r\n` after it as part of the comment. */
+export function commentEnd(comment: SyntaxNode): number {
+  return comment.text.endsWith("\r") ? comment.endIndex - 1 : comment.endIndex;
+}
+
 /** Drops the parentheses around an expression: `(x)` is `x`. */
 export function unparenthesize(node: SyntaxNode): SyntaxNode {
   let current = node;

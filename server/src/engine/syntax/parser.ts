@@ -4,6 +4,7 @@
  */
 import Parser = require("tree-sitter");
 import Python = require("tree-sitter-python");
+import { withLineFeeds } from "./lineBreaks";
 
 export type SyntaxNode = Parser.SyntaxNode;
 export type Tree = Parser.Tree;
@@ -81,8 +82,9 @@ function readOnceWhatNeverChanges(): void {
   };
 }
 
+/** The tree of `text`, with a lone `\r` ending a line as Python reads it (`lineBreaks.ts`). */
 export function parsePython(text: string, oldTree?: Tree): Tree {
-  return parser().parse(text, oldTree ?? null);
+  return parser().parse(withLineFeeds(text), oldTree ?? null);
 }
 
 const compiledQueries = new Map<string, Parser.Query>();
@@ -186,7 +188,10 @@ export function identifiersSpelled(tree: Tree, text: string, name: string, limit
   const found: SyntaxNode[] = [];
   if (name.length === 0) return found;
   let checked = 0;
-  for (let start = text.indexOf(name); start >= 0; start = text.indexOf(name, start + 1)) {
+  // Two occurrences that overlap lie inside one longer word, so neither is the identifier: the search
+  // goes on after each occurrence (from the next character, a long name in a long run of its
+  // letters would be compared again at every position).
+  for (let start = text.indexOf(name); start >= 0; start = text.indexOf(name, start + name.length)) {
     const end = start + name.length;
     if (isAsciiWordCharacter(text.charCodeAt(start - 1)) || isAsciiWordCharacter(text.charCodeAt(end))) continue;
     if (++checked > limit) return undefined;
