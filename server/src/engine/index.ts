@@ -12,4 +12,4 @@ export { isSkippedFolder } from "./workspace/folders";
 export { hoverAt, HoverInfo } from "./features/hover";
 export { completionsAt, CompletionSuggestion } from "./features/completion";
 export { reviewMarkdown, ReviewOptions } from "./features/review";
-export { parseNoqa, NoqaComment } from "./syntax/noqa";
+export { FILE_NOQA_PREFIX, parseFileNoqa, parseNoqa, NoqaComment } from "./syntax/noqa";
