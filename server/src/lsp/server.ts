@@ -26,7 +26,7 @@ import {
 import { AirflowVersionNotifier, PIN_FILE_WATCHERS, projectFileChanges } from "./airflowVersion";
 import { AIRFLOW_VERSION_METHOD, AirflowVersionParams } from "./airflowVersionProtocol";
 import { BaselineStore } from "./baseline";
-import { diagnosticActions, EditTarget, fixAllAction, isFixAllRequested, isRequested, PROVIDED_KINDS } from "./codeActions";
+import { diagnosticActions, EditTarget, fixAllAction, fixAllQuickFix, isFixAllData, isFixAllRequested, isRequested, PROVIDED_KINDS, workspaceEdit } from "./codeActions";
 import { DiagnosticScheduler, lintOptions, MAX_LINTED_CHARACTERS } from "./diagnostics";
 import { registerDagOutline } from "./dagOutline";
 import { registerReview } from "./reviewRequest";
@@ -129,7 +129,7 @@ export function startServer(workerScript: string): void {
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
-        codeActionProvider: { codeActionKinds: PROVIDED_KINDS, resolveProvider: false },
+        codeActionProvider: { codeActionKinds: PROVIDED_KINDS, resolveProvider: true },
         hoverProvider: true,
         completionProvider: { triggerCharacters: ["="], resolveProvider: false },
       },
@@ -222,10 +222,33 @@ export function startServer(workerScript: string): void {
       if (isFixAllRequested(only) && document.text.length <= MAX_LINTED_CHARACTERS) {
         const fixed = await services.worker.fixAll(uri, version, lintOptions(uri, settings, services.baseline.textFor(uri)));
         if (fixed?.edit && document.version === version && documents.get(uri) === document) actions.push(fixAllAction(target, fixed.edit));
+      } else if (current) {
+        const fixAll = fixAllQuickFix(target, current, params.context.diagnostics);
+        if (fixAll) actions.push(fixAll);
       }
       return actions.filter((action) => isRequested(action.kind!, only));
     }),
   );
+
+  // The lightbulb's fix-all gets its edit only once chosen, for the version it was offered on.
+  connection.onCodeActionResolve(async (action: CodeAction) => {
+    try {
+      return await resolveFixAll(action);
+    } catch (error) {
+      log.error(`codeAction/resolve failed: ${errorText(error)}`);
+      return action;
+    }
+  });
+  const resolveFixAll = async (action: CodeAction): Promise<CodeAction> => {
+    if (!isFixAllData(action.data)) return action;
+    const { uri, version } = action.data.fixAll;
+    const document = documents.get(uri);
+    if (!services || !document || document.version !== version) return action;
+    const settings = await services.settings.forDocument(uri);
+    const fixed = await services.worker.fixAll(uri, version, lintOptions(uri, settings, services.baseline.textFor(uri)));
+    if (fixed?.edit && document.version === version) action.edit = workspaceEdit({ uri, version, versioned: services.versionedEdits }, [fixed.edit]);
+    return action;
+  };
 
   connection.onHover(
     guard("hover", null as Hover | null, async (params: HoverParams) => {
