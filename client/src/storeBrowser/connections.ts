@@ -5,6 +5,7 @@
  */
 import { AirflowClient } from "../rest/client";
 import { supportsStateStore } from "../rest/browse";
+import type { ExchangeRecord } from "../rest/http";
 import type { FetchLike, VersionInfo } from "../rest/types";
 import { environmentIdentity, secretKey, type EnvironmentConfig } from "./environments";
 import { insecureFetch } from "./insecureFetch";
@@ -38,6 +39,8 @@ export interface ConnectionsOptions {
   fetch?: FetchLike;
   /** Per-request timeout, milliseconds. */
   timeoutMs?: number;
+  /** Told of every REST exchange of an environment once it ends (the extension's log). */
+  onExchange?: (environment: string, record: ExchangeRecord) => void;
 }
 
 interface CachedClient {
@@ -182,6 +185,7 @@ export class Connections {
       maxValueLength: this.settings.maxValueLength,
       timeoutMs: this.options.timeoutMs,
       fetch: env.verifyTls ? this.options.fetch : insecureFetch,
+      onExchange: this.options.onExchange && ((record) => this.options.onExchange?.(env.name, record)),
     });
   }
 }

@@ -1,4 +1,7 @@
-/** What the server's code actions and the client's commands agree on. */
+/** What the server's diagnostics and code actions and the client's commands agree on. */
+
+/** The `source` of the server's diagnostics: the client knows its findings by it. */
+export const DIAGNOSTIC_SOURCE = "airflow-state-store";
 
 /** The kind of the fix-all source action (on save, the Source Action menu, the palette command). */
 export const FIX_ALL_KIND = "source.fixAll.airflowStateStore";

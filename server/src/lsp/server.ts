@@ -32,7 +32,9 @@ import { registerDagOutline } from "./dagOutline";
 import { registerReview } from "./reviewRequest";
 import { OpenDocuments } from "./documents";
 import { LintWorkerPool } from "./lintWorkerPool";
-import { errorText, Logger } from "./logger";
+import { errorText, LeveledLogger } from "./logger";
+import { logLevelOf, type LogInitializationOptions } from "./logProtocol";
+import { describeVersions, serverVersions } from "./versions";
 import { SECTION, SettingsStore } from "./settings";
 import type { CompletionEntry } from "./workerProtocol";
 import { WorkspaceFiles } from "./workspaceFiles";
@@ -57,10 +59,16 @@ interface Services {
 /** `workerScript` is the file that runs `runLintWorker` in a worker thread (the bundle itself). */
 export function startServer(workerScript: string): void {
   const connection = createConnection(ProposedFeatures.all);
-  const log: Logger = {
-    info: (message) => connection.console.info(message),
-    error: (message) => connection.console.error(message),
-  };
+  // Until initialize says otherwise, the setting's default.
+  const log = new LeveledLogger(
+    {
+      error: (message) => connection.console.error(message),
+      warn: (message) => connection.console.warn(message),
+      info: (message) => connection.console.info(message),
+      debug: (message) => connection.console.debug(message),
+    },
+    logLevelOf(undefined),
+  );
   const guard =
     <P extends unknown[], R>(name: string, fallback: R, handler: (...args: P) => R | Promise<R>) =>
     async (...args: P): Promise<R> => {
@@ -80,8 +88,9 @@ export function startServer(workerScript: string): void {
   registerReview(connection, documents, () => services, log);
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
-    const options = params.initializationOptions as { trusted?: unknown } | undefined;
+    const options = params.initializationOptions as ({ trusted?: unknown } & LogInitializationOptions) | undefined;
     const trusted = options?.trusted === true;
+    log.level = logLevelOf(options?.logLevel);
     const settings = new SettingsStore(
       params.capabilities.workspace?.configuration ? (scopeUri) => connection.workspace.getConfiguration({ scopeUri, section: SECTION }) : undefined,
       log,
@@ -102,7 +111,7 @@ export function startServer(workerScript: string): void {
     const files = new WorkspaceFiles(worker, (uri) => documents.get(uri) !== undefined, log);
     const workspaceFolders = params.workspaceFolders?.map((folder) => folder.uri) ?? (params.rootUri ? [params.rootUri] : []);
     files.setFolders(workspaceFolders);
-    const pins = new AirflowVersionNotifier((params) => void connection.sendNotification(AIRFLOW_VERSION_METHOD, params satisfies AirflowVersionParams));
+    const pins = new AirflowVersionNotifier((params) => void connection.sendNotification(AIRFLOW_VERSION_METHOD, params satisfies AirflowVersionParams), log);
     const scheduler = new DiagnosticScheduler(
       documents,
       worker,
@@ -125,7 +134,10 @@ export function startServer(workerScript: string): void {
       snippets: params.capabilities.textDocument?.completion?.completionItem?.snippetSupport === true,
       watchRegistration: params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true,
     };
-    log.info(`Airflow State Store language server started; ${trusted ? "trusted workspace: AS301 compares with git HEAD" : "untrusted workspace: git is not run, AS301 is off"}.`);
+    const versions = serverVersions();
+    log.info(
+      `${describeVersions(versions)} started, log level ${log.level}; ${trusted ? "trusted workspace" : "untrusted workspace: git is not run, so AS301 (external_id_key renamed since the last commit) is off"}.`,
+    );
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
@@ -133,7 +145,7 @@ export function startServer(workerScript: string): void {
         hoverProvider: true,
         completionProvider: { triggerCharacters: ["="], resolveProvider: false },
       },
-      serverInfo: { name: "airflow-state-store" },
+      serverInfo: { name: "airflow-state-store", version: versions.server },
     };
   });
 
@@ -202,6 +214,8 @@ export function startServer(workerScript: string): void {
   connection.onDidChangeConfiguration(
     guard("didChangeConfiguration", undefined, ({ settings }) => {
       if (!services) return;
+      const section = (settings as { airflowStateStore?: { logLevel?: unknown } } | null)?.airflowStateStore;
+      if (section) log.level = logLevelOf(section.logLevel);
       services.settings.changed(settings);
       services.scheduler.scheduleAll();
     }),

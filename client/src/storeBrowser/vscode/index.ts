@@ -4,6 +4,7 @@
  */
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
+import type { ExtensionLog } from "../../log";
 import { StoreLensSource } from "../codeLensData";
 import { Connections } from "../connections";
 import { ENTRY_SCHEME } from "../entryDocument";
@@ -15,9 +16,12 @@ import { readBrowserSettings, secretStoreOf, SECTION } from "./settings";
 import { StoreStatusBar } from "./statusBar";
 import { createStoreTreeView } from "./treeView";
 
-/** `languageClient` answers the running language client (it is replaced when the server restarts). */
-export function activateStoreBrowser(context: vscode.ExtensionContext, languageClient: () => LanguageClient | undefined): void {
-  const connections = new Connections(secretStoreOf(context.secrets));
+/**
+ * `languageClient` answers the running language client (it is replaced when the server restarts);
+ * `log` is the extension's log, where every REST call is written.
+ */
+export function activateStoreBrowser(context: vscode.ExtensionContext, languageClient: () => LanguageClient | undefined, log?: ExtensionLog): void {
+  const connections = new Connections(secretStoreOf(context.secrets), { onExchange: log && ((environment, record) => log.exchange(environment, record)) });
   connections.update(readBrowserSettings());
   const model = new StoreTreeModel(connections);
   const { view, disposables } = createStoreTreeView(model);
