@@ -102,11 +102,25 @@ async function showLogs(output: vscode.LogOutputChannel, log: ExtensionLog): Pro
   output.show(true);
   const wanted = CHANNEL_LEVEL[log.level];
   if (output.logLevel === vscode.LogLevel.Off || output.logLevel <= wanted) return;
-  try {
-    await vscode.commands.executeCommand(`workbench.action.output.activeOutputLogLevel.${wanted}`);
-  } catch (error) {
-    log.warn(`airflowStateStore.logLevel is ${log.level}, but this channel shows ${vscode.LogLevel[output.logLevel]} and above: set it with Developer: Set Log Level… (${reasonOf(error)}).`);
+  // The Output view's level command acts on the channel it shows, which it shows a moment after show().
+  let failure = "";
+  for (let attempt = 1; attempt <= CHANNEL_LEVEL_ATTEMPTS && output.logLevel > wanted; attempt++) {
+    await delay(100 * attempt);
+    try {
+      await vscode.commands.executeCommand(`workbench.action.output.activeOutputLogLevel.${wanted}`);
+    } catch (error) {
+      failure = ` (${reasonOf(error)})`;
+    }
+    await delay(50);
   }
+  if (output.logLevel <= wanted) log.info(`This channel now shows ${vscode.LogLevel[wanted]} lines and above, as airflowStateStore.logLevel asks.`);
+  else log.warn(`airflowStateStore.logLevel is ${log.level}, but this channel shows ${vscode.LogLevel[output.logLevel]} and above: set its level with Developer: Set Log Level…${failure}.`);
+}
+
+const CHANNEL_LEVEL_ATTEMPTS = 5;
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 async function startServer(context: vscode.ExtensionContext, output: vscode.LogOutputChannel, log: ExtensionLog): Promise<void> {

@@ -6,40 +6,14 @@
  * records, which hold no headers and no bodies, and the settings summary leaves out what a user
  * could have typed a secret into. Plain Node (no vscode import), so tests can read what it writes.
  */
-import { isLogged, type LogLevel } from "../../server/src/lsp/logProtocol";
+import { LeveledLogger, type LogSink } from "../../server/src/lsp/logProtocol";
 import type { ExchangeRecord } from "./rest/http";
 import { statusText } from "./rest/errors";
 
 /** What a VS Code LogOutputChannel offers; the tests pass an array-backed one. */
-export interface LogChannel {
-  error(message: string): void;
-  warn(message: string): void;
-  info(message: string): void;
-  debug(message: string): void;
-}
+export type LogChannel = LogSink;
 
-export class ExtensionLog {
-  constructor(
-    private readonly channel: LogChannel,
-    public level: LogLevel,
-  ) {}
-
-  error(message: string): void {
-    this.channel.error(message);
-  }
-
-  warn(message: string): void {
-    if (isLogged("warning", this.level)) this.channel.warn(message);
-  }
-
-  info(message: string): void {
-    if (isLogged("info", this.level)) this.channel.info(message);
-  }
-
-  debug(message: string): void {
-    if (isLogged("debug", this.level)) this.channel.debug(message);
-  }
-
+export class ExtensionLog extends LeveledLogger {
   /** A failed action, at error: what failed, then why ("Saving key x on emulator failed: 403 Forbidden"). */
   failure(what: string, error: unknown): void {
     this.error(`${what} failed: ${reasonOf(error)}`);
