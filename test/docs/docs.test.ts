@@ -118,8 +118,6 @@ describe("the generator", () => {
     assert.equal(
       files.get("AS900.md"),
       [
-        "<!-- Generated from server/src/engine/rules/AS900.ts by `npm run docs`. Edit the doc comment there, not this file. -->",
-        "",
         "# AS900: rule-as900",
         "",
         "`None` stored | refused",
@@ -146,6 +144,8 @@ describe("the generator", () => {
         "",
         "## Fix safety",
         "The fix is safe: nothing else changes.",
+        "",
+        "<!-- Generated from server/src/engine/rules/AS900.ts by `npm run docs`. Edit the doc comment there, not this file. -->",
         "",
       ].join("\n"),
     );

@@ -15,6 +15,11 @@ export const RESULTS_FILE_ENV = "AIRFLOW_STATE_STORE_E2E_RESULTS";
  * what a view shows. Set only by the code-server harness.
  */
 export const HARNESS_DIR_ENV = "AIRFLOW_STATE_STORE_E2E_HARNESS";
+/**
+ * Environment variable naming the extension host's log folder (one subfolder per extension), set by
+ * the driver extension from its own `logUri`; there the suite reads the extension's log file.
+ */
+export const EXTENSION_LOGS_ENV = "AIRFLOW_STATE_STORE_E2E_LOGS";
 /** Environment variable with the base URL of the Airflow emulator the harness started. */
 export const EMULATOR_URL_ENV = "AIRFLOW_STATE_STORE_E2E_EMULATOR";
 

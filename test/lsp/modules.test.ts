@@ -152,7 +152,7 @@ parentPort.on("message", (m) => {
   test("replaces a dead worker a few times, failing the requests in flight, then gives up", async () => {
     const logged: string[] = [];
     let restarts = 0;
-    const client = new LintWorkerClient(script, { info: (m) => logged.push(m), error: (m) => logged.push(m) }, { restarted: () => restarts++, lost: assert.fail });
+    const client = new LintWorkerClient(script, { info: (m) => logged.push(m), error: (m) => logged.push(m), warn: (m) => logged.push(m), debug: (m) => logged.push(m) }, { restarted: () => restarts++, lost: assert.fail });
     try {
       assert.deepEqual(await client.fixAll("file:///a.py", 4, { severities: {} }), { version: 4 });
       for (let death = 1; death <= 3; death++) {

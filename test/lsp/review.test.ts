@@ -92,8 +92,8 @@ describe("language server: AS405's rewrites and the review request", () => {
 
   test("AS405 offers two refactor.rewrite actions, neither preferred; each applied gives its one-task DAG", async () => {
     for (const [name, title, expected] of [
-      ["deferrable.py", "Fold `wait` into `submit`: one deferrable task (`deferrable=True, wait_for_termination=True`; needs a Triggerer)", ONE_DEFERRABLE_TASK],
-      ["durable.py", "Fold `wait` into `submit`: one durable task (`wait_for_termination=True, durable=True`)", ONE_DURABLE_TASK],
+      ["deferrable.py", "Airflow State Store (AS405): fold wait into submit: one deferrable task (deferrable=True, wait_for_termination=True; needs a Triggerer)", ONE_DEFERRABLE_TASK],
+      ["durable.py", "Airflow State Store (AS405): fold wait into submit: one durable task (wait_for_termination=True, durable=True)", ONE_DURABLE_TASK],
     ]) {
       const dag = folder.uri(`dags/${name}`);
       const { diagnostics } = await session.open(dag, SPLIT);
@@ -103,9 +103,11 @@ describe("language server: AS405's rewrites and the review request", () => {
       assert.deepEqual(
         offered.map((a) => [a.title, a.kind, a.isPreferred === true]),
         [
-          ["Fold `wait` into `submit`: one deferrable task (`deferrable=True, wait_for_termination=True`; needs a Triggerer)", "refactor.rewrite", false],
-          ["Fold `wait` into `submit`: one durable task (`wait_for_termination=True, durable=True`)", "refactor.rewrite", false],
-          ["Suppress AS405 on this line", "quickfix", false],
+          ["Airflow State Store (AS405): fold wait into submit: one deferrable task (deferrable=True, wait_for_termination=True; needs a Triggerer)", "refactor.rewrite", false],
+          ["Airflow State Store (AS405): fold wait into submit: one durable task (wait_for_termination=True, durable=True)", "refactor.rewrite", false],
+          ["Airflow State Store (AS405): suppress on this line", "quickfix", false],
+          ["Airflow State Store (AS405): suppress in this file", "quickfix", false],
+          ["Airflow State Store (AS405): show documentation", "quickfix", false],
         ],
       );
       const rewritesOnly = actions(await session.codeActions(dag, { range: as405[0].range, context: { diagnostics: as405, only: ["refactor.rewrite"] } }));

@@ -106,8 +106,10 @@ describe("language server over stdio", () => {
     assert.deepEqual(
       offered.map((a) => [a.title, a.kind]),
       [
-        ['Replace with `task_state_store.delete("cursor")`', "quickfix"],
-        ["Suppress AS102 on this line", "quickfix"],
+        ['Airflow State Store (AS102): replace with task_state_store.delete("cursor")', "quickfix"],
+        ["Airflow State Store (AS102): suppress on this line", "quickfix"],
+        ["Airflow State Store (AS102): suppress in this file", "quickfix"],
+        ["Airflow State Store (AS102): show documentation", "quickfix"],
       ],
     );
     const fix = offered[0];
@@ -121,7 +123,7 @@ describe("language server over stdio", () => {
   test("suppress action appends `# noqa: AS102`, which silences the line", async () => {
     const uri = "file:///dags/noqa.py";
     const { diagnostics } = await session.open(uri, DAG);
-    const suppress = actions(await session.codeActions(uri, { range: diagnostics[0].range, context: { diagnostics } })).find((a) => a.title === "Suppress AS102 on this line");
+    const suppress = actions(await session.codeActions(uri, { range: diagnostics[0].range, context: { diagnostics } })).find((a) => a.title === "Airflow State Store (AS102): suppress on this line");
     assert.ok(suppress?.edit);
     const after = await session.applyEdit(uri, suppress.edit);
     assert.equal(session.text(uri).split("\n")[5], '    task_state_store.set("cursor", None)  # noqa: AS102');
@@ -133,10 +135,62 @@ describe("language server over stdio", () => {
     const text = DAG.replace('set("cursor", None)', 'set("cursor", None)  # noqa: AS101  (kept on purpose)');
     const { diagnostics } = await session.open(uri, text);
     assert.equal(diagnostics.length, 1);
-    const suppress = actions(await session.codeActions(uri, { range: diagnostics[0].range, context: { diagnostics } })).find((a) => a.title === "Suppress AS102 on this line");
+    const suppress = actions(await session.codeActions(uri, { range: diagnostics[0].range, context: { diagnostics } })).find((a) => a.title === "Airflow State Store (AS102): suppress on this line");
     const after = await session.applyEdit(uri, suppress!.edit!);
     assert.equal(session.text(uri).split("\n")[5], '    task_state_store.set("cursor", None)  # noqa: AS101, AS102  (kept on purpose)');
     assert.deepEqual(after.diagnostics, []);
+  });
+
+  test("suppress in this file adds `# airflow-state-lint: noqa: AS102` after the shebang, which silences the file", async () => {
+    const uri = "file:///dags/noqa-file.py";
+    const text = `#!/usr/bin/env python\n${DAG}`;
+    const { diagnostics } = await session.open(uri, text);
+    const suppress = actions(await session.codeActions(uri, { range: diagnostics[0].range, context: { diagnostics } })).find((a) => a.title === "Airflow State Store (AS102): suppress in this file");
+    assert.ok(suppress?.edit);
+    const after = await session.applyEdit(uri, suppress.edit);
+    assert.deepEqual(session.text(uri).split("\n").slice(0, 3), ["#!/usr/bin/env python", "# airflow-state-lint: noqa: AS102", "from airflow.sdk import task"]);
+    assert.deepEqual(after.diagnostics, []);
+  });
+
+  test("suppress in this file extends the file's list of codes", async () => {
+    const uri = "file:///dags/noqa-file-list.py";
+    const { diagnostics } = await session.open(uri, `# airflow-state-lint: noqa: AS101\r\n${DAG}`);
+    const suppress = actions(await session.codeActions(uri, { range: diagnostics[0].range, context: { diagnostics } })).find((a) => a.title === "Airflow State Store (AS102): suppress in this file");
+    const after = await session.applyEdit(uri, suppress!.edit!);
+    assert.equal(session.text(uri).split("\n")[0], "# airflow-state-lint: noqa: AS101, AS102\r");
+    assert.deepEqual(after.diagnostics, []);
+  });
+
+  test("show documentation names the client command that opens the rule's page", async () => {
+    const uri = "file:///dags/docs.py";
+    const { diagnostics } = await session.open(uri, DAG);
+    const show = actions(await session.codeActions(uri, { range: diagnostics[0].range, context: { diagnostics } })).find((a) => a.title === "Airflow State Store (AS102): show documentation");
+    assert.deepEqual(show?.command, { title: "Airflow State Store (AS102): show documentation", command: "airflowStateStore.showRuleDocumentation", arguments: ["AS102"] });
+    assert.equal(show?.edit, undefined);
+  });
+
+  test("the lightbulb offers fix-all when a safe fix exists; resolved, it fixes every safe finding", async () => {
+    const uri = "file:///dags/lightbulb-fix-all.py";
+    const text = fs.readFileSync(fromRoot("test/e2e/workspace/dags/fix_all.py"), "utf8");
+    const { diagnostics } = await session.open(uri, text);
+    assert.ok(diagnostics.filter((d) => d.code === "AS104").length >= 2, "two safely fixable findings");
+    const first = diagnostics.find((d) => d.code === "AS104")!;
+    const offered = actions(await session.codeActions(uri, { range: first.range, context: { diagnostics: [first] } }));
+    const fixAll = offered.find((a) => a.title === "Airflow State Store: fix all safely fixable problems");
+    assert.ok(fixAll, `offered: ${offered.map((a) => a.title).join(" | ")}`);
+    assert.equal(fixAll.kind, "quickfix.airflowStateStore.fixAll");
+    assert.equal(fixAll.edit, undefined, "the edit waits until the action is chosen");
+    const resolved = await session.resolveCodeAction(fixAll);
+    assert.ok(resolved.edit);
+    const after = await session.applyEdit(uri, resolved.edit);
+    assert.deepEqual(after.diagnostics.filter((d) => d.code === "AS104"), []);
+  });
+
+  test("no fix-all in the lightbulb when every fix is unsafe", async () => {
+    const uri = "file:///dags/lightbulb-unsafe.py";
+    const { diagnostics } = await session.open(uri, DAG);
+    const offered = actions(await session.codeActions(uri, { range: diagnostics[0].range, context: { diagnostics } }));
+    assert.ok(!offered.some((a) => a.title.includes("fix all")));
   });
 
   test("no suppress action where a comment would land inside a string", async () => {
@@ -147,7 +201,11 @@ describe("language server over stdio", () => {
     const offered = actions(await session.codeActions(uri, { range: diagnostics[0].range, context: { diagnostics } }));
     assert.deepEqual(
       offered.map((a) => a.title),
-      ['Replace with `task_state_store.delete("cursor")`'],
+      [
+        'Airflow State Store (AS102): replace with task_state_store.delete("cursor")',
+        "Airflow State Store (AS102): suppress in this file",
+        "Airflow State Store (AS102): show documentation",
+      ],
     );
   });
 
@@ -175,7 +233,7 @@ describe("language server over stdio", () => {
     const offered = actions(await session.codeActions(uri, { range: diagnostics[0].range, context: { diagnostics } }));
     assert.deepEqual(offered, [], "the edit was made for version 1 and would land on the wrong line");
     const current = await next;
-    assert.equal(actions(await session.codeActions(uri, { range: current.diagnostics[0].range, context: { diagnostics: current.diagnostics } })).length, 2);
+    assert.equal(actions(await session.codeActions(uri, { range: current.diagnostics[0].range, context: { diagnostics: current.diagnostics } })).length, 4);
   });
 
   test("a rule's severity setting applies live, and `off` silences it", async () => {
@@ -273,7 +331,7 @@ describe("language server over Node IPC", () => {
       const { diagnostics } = await session.open(uri, DAG);
       assert.deepEqual(summary(diagnostics), ["AS102@5:35"]);
       const offered = actions(await session.codeActions(uri, { range: diagnostics[0].range, context: { diagnostics } }));
-      assert.equal(offered.length, 2);
+      assert.equal(offered.length, 4);
       assert.deepEqual((await session.applyEdit(uri, offered[0].edit!)).diagnostics, []);
       assert.equal(await session.shutdown(), 0);
     } finally {

@@ -10,6 +10,7 @@ import {
   CodeAction,
   CodeActionParams,
   CodeActionRequest,
+  CodeActionResolveRequest,
   Command,
   CompletionItem,
   CompletionList,
@@ -273,6 +274,10 @@ export class LspSession {
 
   codeActions(uri: string, params: Pick<CodeActionParams, "range" | "context">): Promise<(CodeAction | Command)[] | null> {
     return this.connection.sendRequest(CodeActionRequest.type, { textDocument: { uri }, ...params });
+  }
+
+  resolveCodeAction(action: CodeAction): Promise<CodeAction> {
+    return this.connection.sendRequest(CodeActionResolveRequest.type, action);
   }
 
   hover(uri: string, position: Position): Promise<Hover | null> {

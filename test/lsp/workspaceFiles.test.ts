@@ -32,7 +32,7 @@ async function scan(root: string, maxFolders?: number): Promise<{ indexed: strin
       if (message.type === "index") indexed.push(...message.files.map((file) => path.relative(root, file.path)));
     },
   };
-  const files = new WorkspaceFiles(worker as never, () => false, { info: (line) => log.push(line), error: (line) => log.push(line) }, maxFolders);
+  const files = new WorkspaceFiles(worker as never, () => false, { debug: (line) => log.push(line), info: (line) => log.push(line), warn: (line) => log.push(line), error: (line) => log.push(line) }, maxFolders);
   files.setFolders([pathToFileURL(root).href]);
   await files.scan();
   return { indexed: indexed.sort(), log };

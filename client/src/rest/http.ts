@@ -43,12 +43,29 @@ export interface HttpResponse {
   target: string;
 }
 
+/** One exchange as a log may show it: no headers and no bodies, so no credential and no value. */
+export interface ExchangeRecord {
+  method: HttpMethod;
+  /** Path and query below the base URL. */
+  target: string;
+  /** Absent when no response came (no connection, a timeout, a cancellation). */
+  status?: number;
+  /** From sending (a concurrency slot taken) to the whole body read, or the failure. */
+  durationMs: number;
+  /** Why no response came. */
+  error?: CancelledError | TimeoutError | NetworkError;
+}
+
+export type ExchangeObserver = (record: ExchangeRecord) => void;
+
 export interface HttpTransportOptions {
   baseUrl: string;
   timeoutMs?: number;
   maxConcurrency?: number;
   headers?: Record<string, string>;
   fetch?: FetchLike;
+  /** Told of every exchange once it ends (the extension's log). */
+  onExchange?: ExchangeObserver;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -60,6 +77,7 @@ export class HttpTransport {
   private readonly semaphore: Semaphore;
   private readonly headers: Record<string, string>;
   private readonly fetchImpl: FetchLike;
+  private readonly onExchange: ExchangeObserver | undefined;
 
   constructor(options: HttpTransportOptions) {
     this.baseUrl = normalizeBaseUrl(options.baseUrl);
@@ -74,6 +92,7 @@ export class HttpTransport {
     this.semaphore = new Semaphore(concurrency);
     this.headers = { ...(options.headers ?? {}) };
     this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
+    this.onExchange = options.onExchange;
   }
 
   /** Requests waiting for a free slot. */
@@ -94,12 +113,36 @@ export class HttpTransport {
   send(req: HttpRequest): Promise<HttpResponse> {
     return this.semaphore.run(async () => {
       try {
-        return await this.exchange(req);
+        return await this.observedExchange(req);
       } catch (err) {
         if (!(err instanceof NetworkError) || !err.code || !STALE_CONNECTION.has(err.code) || !IDEMPOTENT.has(req.method)) throw err;
-        return this.exchange(req);
+        return this.observedExchange(req);
       }
     }, req.signal);
+  }
+
+  /** One exchange, told to the observer (the extension's log) when there is one. */
+  private observedExchange(req: HttpRequest): Promise<HttpResponse> {
+    return this.onExchange ? this.observed(req, this.onExchange) : this.exchange(req);
+  }
+
+  private async observed(req: HttpRequest, observe: ExchangeObserver): Promise<HttpResponse> {
+    const started = performance.now();
+    const record = (outcome: Pick<ExchangeRecord, "status" | "error">) => {
+      try {
+        observe({ method: req.method, target: req.path + buildQuery(req.query), durationMs: performance.now() - started, ...outcome });
+      } catch {
+        // A failing log must not fail the request.
+      }
+    };
+    try {
+      const res = await this.exchange(req);
+      record({ status: res.status });
+      return res;
+    } catch (error) {
+      record({ error: error as ExchangeRecord["error"] });
+      throw error;
+    }
   }
 
   private async exchange(req: HttpRequest): Promise<HttpResponse> {

@@ -2,6 +2,7 @@
  * Types of the Airflow 3 REST API (`/api/v2`) as far as the state store browser uses them.
  * Shapes follow ../shared/reference/state-store.md §7; objects keep any extra fields the server sends.
  */
+import type { ExchangeObserver } from "./http";
 
 import type { LosslessNumber } from "lossless-json";
 
@@ -184,4 +185,6 @@ export interface AirflowClientOptions {
   headers?: Record<string, string>;
   /** Replaces the global `fetch` (tests). */
   fetch?: FetchLike;
+  /** Told of every HTTP exchange once it ends, without headers or bodies (the extension's log). */
+  onExchange?: ExchangeObserver;
 }

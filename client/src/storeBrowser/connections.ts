@@ -6,6 +6,7 @@
  */
 import { AirflowClient } from "../rest/client";
 import { supportsStateStore } from "../rest/browse";
+import type { ExchangeRecord } from "../rest/http";
 import type { FetchLike, VersionInfo } from "../rest/types";
 import { credentialQuestions, MemoryConsents, recordConsent, type ConsentStore, type CredentialQuestion, type QuestionKind } from "./credentialPolicy";
 import { environmentIdentity, legacySecretKey, secretKey, type EnvironmentConfig } from "./environments";
@@ -47,6 +48,8 @@ export interface ConnectionsOptions {
   timeoutMs?: number;
   /** The user's answers to credentialPolicy.ts's questions (default: in memory, none given). */
   consents?: ConsentStore;
+  /** Told of every REST exchange of an environment once it ends (the extension's log). */
+  onExchange?: (environment: string, record: ExchangeRecord) => void;
 }
 
 /** Credentials were about to be sent while a question of credentialPolicy.ts is still open. */
@@ -244,6 +247,7 @@ export class Connections {
       maxValueLength: this.settings.maxValueLength,
       timeoutMs: this.options.timeoutMs,
       fetch: env.verifyTls ? this.options.fetch : insecureFetch,
+      onExchange: this.options.onExchange && ((record) => this.options.onExchange?.(env.name, record)),
     });
   }
 }

@@ -1,12 +1,13 @@
 /**
  * Generates docs/rules/ASxxx.md and docs/rules/README.md from the rules themselves: the metadata
  * (name, summary, default severity) comes from the registry, the prose from the doc comment right
- * above `export const ASxxx: Rule` in each rule file. Run with `npm run docs`; test/docs checks that
+ * above `export const ASxxx: Rule` in each rule file. It also writes the README's rules table and
+ * the value schema of the `airflowStateStore.rules` setting in package.json. Run with `npm run docs`; test/docs checks that
  * the committed pages match what this would write.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { allRules, FixAvailability, Rule } from "../engine";
+import { allRules, FixAvailability, Rule, SEVERITY_SETTINGS } from "../engine";
 import { packageRoot, RULE_DOCS_FOLDER } from "./location";
 
 const RULES_SOURCE_FOLDER = "server/src/engine/rules";
@@ -147,6 +148,11 @@ function fixLine(fix: FixAvailability): string {
   }
 }
 
+/**
+ * For whoever edits the page, so it goes last: readers (the rendered page the editor opens, the raw
+ * file, GitHub) start with the rule, not with a note to developers. An HTML comment, so no rendering
+ * shows it.
+ */
 function generatedNotice(source: string): string {
   return `<!-- Generated from ${source} by \`npm run docs\`. Edit the doc comment there, not this file. -->`;
 }
@@ -155,7 +161,7 @@ export function rulePage(doc: RuleDoc): string {
   const { rule } = doc;
   const facts = [`- Default severity: ${rule.defaultSeverity}`];
   facts.push(`- Fix: ${fixLine(rule.fix)}`);
-  return [generatedNotice(doc.source), "", `# ${rule.code}: ${rule.name}`, "", rule.summary, "", ...facts, "", doc.markdown, ""].join("\n");
+  return [`# ${rule.code}: ${rule.name}`, "", rule.summary, "", ...facts, "", doc.markdown, "", generatedNotice(doc.source), ""].join("\n");
 }
 
 function tableCell(text: string): string {
@@ -167,8 +173,6 @@ export function indexPage(docs: readonly RuleDoc[]): string {
     `| [${rule.code}](${rule.code}.md) | \`${rule.name}\` | ${tableCell(rule.summary)} | ${rule.defaultSeverity} | ${rule.fix} |`,
   );
   return [
-    generatedNotice(`${RULES_SOURCE_FOLDER}/AS*.ts`),
-    "",
     "# Rules",
     "",
     "Every rule checked by the language server and by `airflow-state-lint`. Change a rule's severity, or turn it",
@@ -177,6 +181,8 @@ export function indexPage(docs: readonly RuleDoc[]): string {
     "| Code | Name | Summary | Default severity | Fix |",
     "|---|---|---|---|---|",
     ...rows,
+    "",
+    generatedNotice(`${RULES_SOURCE_FOLDER}/AS*.ts`),
     "",
   ].join("\n");
 }
@@ -200,6 +206,61 @@ export function withReadmeRuleTable(readme: string, rules: readonly Rule[] = all
   const end = readme.indexOf(README_TABLE_END);
   if (begin === -1 || end < begin) return undefined;
   return `${readme.slice(0, begin)}${README_TABLE_BEGIN}\n${readmeRuleTable(rules)}\n${readme.slice(end)}`;
+}
+
+/** The manifest's setting of severities per rule, whose value schema lists every rule. */
+export const RULES_SETTING = "airflowStateStore.rules";
+
+const SEVERITY_DESCRIPTIONS: Record<(typeof SEVERITY_SETTINGS)[number], string> = {
+  off: "Not checked.",
+  hint: "Shown as faint dots under the code only; not in the Problems panel.",
+  info: "An information in the Problems panel.",
+  warning: "A warning.",
+  error: "An error.",
+};
+
+/**
+ * The value schema of `airflowStateStore.rules`: one property per rule, each one of the five
+ * severities, so the Settings UI edits it as a table with the codes to choose from.
+ */
+export function rulesSettingProperties(rules: readonly Rule[] = allRules): Record<string, unknown> {
+  const properties: Record<string, unknown> = {};
+  for (const rule of rules) {
+    properties[rule.code] = {
+      type: "string",
+      enum: [...SEVERITY_SETTINGS],
+      enumDescriptions: SEVERITY_SETTINGS.map((severity) => SEVERITY_DESCRIPTIONS[severity]),
+      markdownDescription: `\`${rule.name}\`: ${rule.summary}. Default: ${rule.defaultSeverity}.`,
+    };
+  }
+  return properties;
+}
+
+interface ManifestSection {
+  properties?: Record<string, { properties?: unknown }>;
+}
+
+/** The manifest with the rules setting's schema replaced by the registry's; undefined when it declares no such setting. */
+export function withRulesSettingSchema(manifestText: string, rules: readonly Rule[] = allRules): string | undefined {
+  const manifest = JSON.parse(manifestText) as { contributes?: { configuration?: ManifestSection | ManifestSection[] } };
+  const configuration = manifest.contributes?.configuration;
+  const sections = Array.isArray(configuration) ? configuration : configuration ? [configuration] : [];
+  const setting = sections.map((section) => section.properties?.[RULES_SETTING]).find((found) => found !== undefined);
+  if (!setting) return undefined;
+  setting.properties = rulesSettingProperties(rules);
+  // The manifest is kept in the layout `JSON.stringify(…, null, 2)` writes, as npm writes it.
+  return `${JSON.stringify(manifest, null, 2)}\n`;
+}
+
+/** Rewrites the manifest's rules schema; says what it did, or why it could not. */
+export function writeRulesSettingSchema(root = packageRoot(), rules: readonly Rule[] = allRules): { touched: string[]; problems: string[] } {
+  const file = path.join(root, "package.json");
+  const manifest = fs.readFileSync(file, "utf8");
+  const updated = withRulesSettingSchema(manifest, rules);
+  if (updated === undefined) return { touched: [], problems: [`package.json declares no ${RULES_SETTING} setting`] };
+  if (updated === manifest) return { touched: [], problems: [] };
+  fs.writeFileSync(file, updated);
+  return { touched: [`wrote the ${RULES_SETTING} schema of package.json`], problems: [] };
 }
 
 export interface ExpectedRuleDocs {
@@ -284,8 +345,9 @@ export function writeReadmeRuleTable(root = packageRoot(), rules: readonly Rule[
 if (require.main === module) {
   const pages = writeRuleDocs();
   const readme = writeReadmeRuleTable();
-  const touched = [...pages.touched, ...readme.touched];
-  const problems = [...pages.problems, ...readme.problems];
+  const manifest = writeRulesSettingSchema();
+  const touched = [...pages.touched, ...readme.touched, ...manifest.touched];
+  const problems = [...pages.problems, ...readme.problems, ...manifest.problems];
   for (const line of touched) console.log(line);
   if (touched.length === 0) console.log(`${RULE_DOCS_FOLDER} is up to date.`);
   if (problems.length > 0) {

@@ -13,4 +13,4 @@ export { hoverAt, HoverInfo } from "./features/hover";
 export { completionsAt, CompletionSuggestion } from "./features/completion";
 export { reviewMarkdown, ReviewOptions } from "./features/review";
 export { alsoAtLines } from "./features/relatedLines";
-export { parseNoqa, NoqaComment } from "./syntax/noqa";
+export { FILE_NOQA_PREFIX, parseFileNoqa, parseNoqa, NoqaComment } from "./syntax/noqa";

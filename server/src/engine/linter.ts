@@ -4,7 +4,7 @@
  */
 import { PythonDocument } from "./syntax/document";
 import { applyEdits, editsOverlap } from "./fixes/edits";
-import { parseNoqa } from "./syntax/noqa";
+import { parseFileNoqa, parseNoqa } from "./syntax/noqa";
 import { firstLineBreak, withCarriageReturns } from "./syntax/lineBreaks";
 import { Tree } from "./syntax/parser";
 import { AirflowPin } from "./project/pin";
@@ -65,7 +65,7 @@ export function check(document: PythonDocument, options: LintOptions = {}): { di
 class Checker extends AnalysisContext implements RuleContext {
   readonly diagnostics: Diagnostic[] = [];
   private rule: Rule | undefined;
-  private suppressions: Map<number, Set<string> | "all"> | undefined;
+  private suppressions: Suppressions | undefined;
   private linesEndWithCarriageReturns: boolean | undefined;
 
   constructor(
@@ -100,7 +100,9 @@ class Checker extends AnalysisContext implements RuleContext {
     const start = r.node ? r.node.startIndex : r.start!;
     const end = r.node ? r.node.endIndex : r.end ?? start;
     const range = { start: this.document.positionAt(start), end: this.document.positionAt(end) };
-    const noqa = (this.suppressions ??= noqaComments(this.tree, this.text)).get(range.start.line);
+    const suppressions = (this.suppressions ??= noqaComments(this.tree, this.text));
+    if (suppressions.file === "all" || suppressions.file.has(rule.code)) return;
+    const noqa = suppressions.lines.get(range.start.line);
     if (noqa === "all" || noqa?.has(rule.code)) return;
     const diagnostic: Diagnostic = { code: rule.code, name: rule.name, severity, message: r.message, range, startOffset: start, endOffset: end, fix: r.fix && this.inFileLineBreaks(r.fix) };
     if (r.alternatives && r.alternatives.length > 0) diagnostic.alternatives = r.alternatives.map((alternative) => this.inFileLineBreaks(alternative));
@@ -119,19 +121,46 @@ class Checker extends AnalysisContext implements RuleContext {
   }
 }
 
-/** `# noqa` (everything) or `# noqa: AS101, AS102` on a line, as ruff reads them. */
-function noqaComments(tree: Tree, text: string): Map<number, Set<string> | "all"> {
-  const result = new Map<number, Set<string> | "all">();
+interface Suppressions {
+  /** Codes silenced in the whole file by `# airflow-state-lint: noqa[: codes]`. */
+  file: Set<string> | "all";
+  /** Codes silenced per line by `# noqa[: codes]`. */
+  lines: Map<number, Set<string> | "all">;
+}
+
+/** `# noqa` (everything) or `# noqa: AS101, AS102` on a line, and the file-level comments, as ruff reads them. */
+function noqaComments(tree: Tree, text: string): Suppressions {
+  const result: Suppressions = { file: new Set(), lines: new Map() };
   if (!text.includes("noqa")) return result;
   for (const comment of tree.rootNode.descendantsOfType("comment")) {
+    const fileNoqa = isOwnLine(text, comment.startIndex) ? parseFileNoqa(comment.text) : undefined;
+    if (fileNoqa) {
+      result.file = merged(result.file, fileNoqa.codes);
+      continue;
+    }
     const noqa = parseNoqa(comment.text);
     if (!noqa) continue;
     const line = comment.startPosition.row;
-    const existing = result.get(line);
-    if (noqa.codes === "all" || existing === "all") result.set(line, "all");
-    else result.set(line, new Set([...(existing ?? []), ...noqa.codes]));
+    result.lines.set(line, merged(result.lines.get(line) ?? new Set(), noqa.codes));
   }
   return result;
+}
+
+function merged(existing: Set<string> | "all", added: Set<string> | "all"): Set<string> | "all" {
+  return existing === "all" || added === "all" ? "all" : new Set([...existing, ...added]);
+}
+
+/**
+ * Whether only indentation precedes `offset` on its line. A file-level comment must stand alone, so
+ * `x = f()  # airflow-state-lint: noqa` (meant for one line) does not silence the whole file.
+ */
+function isOwnLine(text: string, offset: number): boolean {
+  for (let i = offset - 1; i >= 0; i--) {
+    const character = text[i];
+    if (character === "\n" || character === "\r") return true;
+    if (character !== " " && character !== "\t" && character !== "\f") return false;
+  }
+  return true;
 }
 
 export interface FixAllResult {

@@ -18,6 +18,9 @@ export interface Range {
 export type Severity = "error" | "warning" | "info" | "hint";
 export type SeveritySetting = Severity | "off";
 
+/** Every severity a user can give a rule, least severe first. */
+export const SEVERITY_SETTINGS: readonly SeveritySetting[] = ["off", "hint", "info", "warning", "error"];
+
 /** A replacement of the text between two UTF-16 offsets of the document. */
 export interface TextEdit {
   start: number;

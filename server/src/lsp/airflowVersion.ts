@@ -9,6 +9,7 @@ import { pathToFileURL } from "node:url";
 import { FileChangeType, FileEvent, FileSystemWatcher } from "vscode-languageserver";
 import { AirflowPin, CONFIGURATION_FILE_NAMES, describePin, isConfigurationFileName, isPinFileName } from "../engine/project";
 import type { AirflowVersionInfo, AirflowVersionParams } from "./airflowVersionProtocol";
+import type { Logger } from "./logger";
 import { filePathOf } from "./workerWorkspace";
 
 /** The files a pin (engine/project/airflowVersion.ts) or the configuration (engine/project/configuration.ts) can be read from, watched for every kind of change. */
@@ -41,13 +42,18 @@ export class AirflowVersionNotifier {
   /** What was last sent per document, serialized. */
   private readonly sent = new Map<string, string>();
 
-  constructor(private readonly send: (params: AirflowVersionParams) => void) {}
+  constructor(
+    private readonly send: (params: AirflowVersionParams) => void,
+    private readonly log?: Logger,
+  ) {}
 
   linted(uri: string, pin: AirflowPin | undefined): void {
     const params: AirflowVersionParams = { uri, pin: pin ? airflowVersionInfo(pin) : null };
     const key = JSON.stringify(params.pin);
     if (this.sent.get(uri) === key) return;
     this.sent.set(uri, key);
+    if (pin) this.log?.info(`${describePin(pin)} pinned in ${pin.source.path}, line ${pin.source.line}, for ${uri}${pin.below33 ? ": below 3.3, which has no state stores" : ""}.`);
+    else this.log?.debug(`No Airflow version pin found for ${uri}: AS501 and AS502 stay silent.`);
     this.send(params);
   }
 

@@ -18,6 +18,8 @@ interface Entry {
 
 export class BaselineStore {
   private readonly entries = new Map<string, Entry>();
+  /** Whether the log has said yet that AS301 found a committed version to compare with. */
+  private announced = false;
   /** One git process per repository for the server's lifetime; none in an untrusted workspace. */
   private readonly git: GitBaselines | undefined;
 
@@ -71,11 +73,24 @@ export class BaselineStore {
     this.entries.set(uri, entry);
     git.committedText(path, revision).then(
       (text) => {
+        this.logFound(path, text !== undefined);
         if (this.entries.get(uri) !== entry || entry.generation !== generation || entry.text === text) return;
         entry.text = text;
         this.changed(uri);
       },
       (error: unknown) => this.log.error(`Could not read the committed version of ${path}: ${errorText(error)}`),
     );
+  }
+
+  /** Said only where it holds: a file in a git repository, with a version at HEAD. */
+  private logFound(path: string, found: boolean): void {
+    if (!found) {
+      this.log.debug(`AS301 does not check ${path}: it is not in a git repository, or not committed at HEAD.`);
+    } else if (!this.announced) {
+      this.announced = true;
+      this.log.info(`AS301 compares external_id_key with git HEAD in files of a git repository, starting with ${path}.`);
+    } else {
+      this.log.debug(`AS301 compares ${path} with its version at git HEAD.`);
+    }
   }
 }

@@ -1,6 +1,10 @@
 /**
  * Code actions built from the diagnostics published for the document's current version: the rule's
- * own fix and its alternative rewrites, "Suppress ASxxx on this line", and the fix-all source action.
+ * own fix and its alternative rewrites, "suppress on this line", "suppress in this file", "show
+ * documentation", and fix-all (as the source action, and in the lightbulb as a quick fix).
+ * Every title is plain text and names where it comes from, as ruff's do:
+ * "Airflow State Store (AS101): convert with .isoformat()". The rules write their titles with
+ * Markdown code spans; the lightbulb shows them literally, so they are turned into plain text here.
  */
 import {
   CodeAction,
@@ -12,12 +16,28 @@ import {
   TextEdit,
   WorkspaceEdit,
 } from "vscode-languageserver";
+import { ACTION_SOURCE, FIX_ALL_KIND, SHOW_RULE_DOCUMENTATION_COMMAND } from "./codeActionProtocol";
 import { DIAGNOSTIC_SOURCE } from "./diagnostics";
 import type { LintedDiagnostic, PlacedEdit, PlacedFix } from "./workerProtocol";
 
-export const FIX_ALL_KIND = `${CodeActionKind.SourceFixAll}.airflowStateStore`;
+export { FIX_ALL_KIND };
+
+/** Fix-all in the lightbulb: a quick fix (the lightbulb shows no source actions) whose edit is computed when chosen. */
+export const FIX_ALL_QUICK_FIX_KIND = `${CodeActionKind.QuickFix}.airflowStateStore.fixAll`;
 
 export const PROVIDED_KINDS = [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite, FIX_ALL_KIND];
+
+export const FIX_ALL_TITLE = `${ACTION_SOURCE}: fix all safely fixable problems`;
+
+/** What a fix-all quick fix carries until it is resolved. */
+export interface FixAllData {
+  fixAll: { uri: string; version: number };
+}
+
+export function isFixAllData(data: unknown): data is FixAllData {
+  const fixAll = (data as Partial<FixAllData> | undefined)?.fixAll;
+  return typeof fixAll?.uri === "string" && typeof fixAll.version === "number";
+}
 
 /** Whether an action of `kind` answers a request limited to `only` (a kind also covers its sub-kinds). */
 export function isRequested(kind: string, only: readonly string[] | undefined): boolean {
@@ -43,31 +63,56 @@ export function workspaceEdit(target: EditTarget, edits: readonly PlacedEdit[]):
     : { changes: { [target.uri]: textEdits } };
 }
 
+/** "Airflow State Store (AS101): convert with .isoformat()" from the rule's "Convert with `.isoformat()`". */
+export function actionTitle(code: string, title: string): string {
+  return `${ACTION_SOURCE} (${code}): ${plainText(title)}`;
+}
+
+/** Without code-span backticks; the first word in lower case after the colon, unless it is a name (`UTC`, `ResumableJobMixin`). */
+function plainText(markdown: string): string {
+  const text = markdown.replace(/`/g, "");
+  return /^[A-Z][a-z]*$/.test(text.split(" ")[0]) ? text[0].toLowerCase() + text.slice(1) : text;
+}
+
 /** The actions for the client's diagnostics that match, by code and range, one of `current` (the published result for this version). */
 export function diagnosticActions(target: EditTarget, current: readonly LintedDiagnostic[], requested: readonly LspDiagnostic[]): CodeAction[] {
   const actions: CodeAction[] = [];
+  const documented = new Set<string>();
   for (const shown of requested) {
     if (shown.source !== DIAGNOSTIC_SOURCE) continue;
     const diagnostic = current.find((d) => d.code === shown.code && sameRange(d.range, shown.range));
     if (!diagnostic) continue;
+    const { code } = diagnostic;
     // Only the rule's own fix can be preferred, and only when safe; its alternatives never are.
-    if (diagnostic.fix) actions.push(fixAction(target, shown, diagnostic.fix, diagnostic.fix.safe));
-    for (const alternative of diagnostic.alternatives ?? []) actions.push(fixAction(target, shown, alternative, false));
-    if (diagnostic.suppression) {
-      actions.push({
-        title: `Suppress ${diagnostic.code} on this line`,
-        kind: CodeActionKind.QuickFix,
-        diagnostics: [shown],
-        edit: workspaceEdit(target, [diagnostic.suppression]),
-      });
+    if (diagnostic.fix) actions.push(fixAction(target, shown, code, diagnostic.fix, diagnostic.fix.safe));
+    for (const alternative of diagnostic.alternatives ?? []) actions.push(fixAction(target, shown, code, alternative, false));
+    if (diagnostic.suppression) actions.push(suppressAction(target, shown, actionTitle(code, "suppress on this line"), diagnostic.suppression));
+    if (diagnostic.fileSuppression) actions.push(suppressAction(target, shown, actionTitle(code, "suppress in this file"), diagnostic.fileSuppression));
+    // One per rule, however many of its findings the cursor is on.
+    if (!documented.has(code)) {
+      documented.add(code);
+      const title = actionTitle(code, "show documentation");
+      actions.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [shown], command: { title, command: SHOW_RULE_DOCUMENTATION_COMMAND, arguments: [code] } });
     }
   }
   return actions;
 }
 
-function fixAction(target: EditTarget, shown: LspDiagnostic, fix: PlacedFix, isPreferred: boolean): CodeAction {
+/**
+ * The lightbulb's fix-all, offered beside the actions of one of this server's findings when the
+ * file has a safe fix anywhere. Its edit is left to codeAction/resolve: computing it re-lints the
+ * file, which every cursor move would otherwise pay for.
+ */
+export function fixAllQuickFix(target: EditTarget, current: readonly LintedDiagnostic[], requested: readonly LspDiagnostic[]): CodeAction | undefined {
+  if (!requested.some((d) => d.source === DIAGNOSTIC_SOURCE)) return undefined;
+  if (!current.some((d) => d.fix?.safe)) return undefined;
+  const data: FixAllData = { fixAll: { uri: target.uri, version: target.version } };
+  return { title: FIX_ALL_TITLE, kind: FIX_ALL_QUICK_FIX_KIND, data };
+}
+
+function fixAction(target: EditTarget, shown: LspDiagnostic, code: string, fix: PlacedFix, isPreferred: boolean): CodeAction {
   return {
-    title: fix.title,
+    title: actionTitle(code, fix.title),
     kind: fix.kind === "refactor.rewrite" ? CodeActionKind.RefactorRewrite : CodeActionKind.QuickFix,
     diagnostics: [shown],
     isPreferred,
@@ -75,8 +120,12 @@ function fixAction(target: EditTarget, shown: LspDiagnostic, fix: PlacedFix, isP
   };
 }
 
+function suppressAction(target: EditTarget, shown: LspDiagnostic, title: string, edit: PlacedEdit): CodeAction {
+  return { title, kind: CodeActionKind.QuickFix, diagnostics: [shown], edit: workspaceEdit(target, [edit]) };
+}
+
 export function fixAllAction(target: EditTarget, edit: PlacedEdit): CodeAction {
-  return { title: "Fix all safely fixable Airflow state store problems", kind: FIX_ALL_KIND, edit: workspaceEdit(target, [edit]) };
+  return { title: FIX_ALL_TITLE, kind: FIX_ALL_KIND, edit: workspaceEdit(target, [edit]) };
 }
 
 function sameRange(a: Range, b: Range): boolean {

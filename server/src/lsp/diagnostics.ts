@@ -14,13 +14,14 @@ import type { Severity } from "../engine";
 import type { AirflowPin, ConfigurationProblem } from "../engine/project";
 import type { BaselineStore } from "./baseline";
 import type { OpenDocument, OpenDocuments } from "./documents";
+import { DIAGNOSTIC_SOURCE } from "./codeActionProtocol";
 import { lintDelayMs } from "./lintDelay";
 import type { LintWorkerPool } from "./lintWorkerPool";
 import { errorText, Logger } from "./logger";
 import type { ServerSettings, SettingsStore } from "./settings";
 import type { LintedDiagnostic, WorkerLintOptions } from "./workerProtocol";
 
-export const DIAGNOSTIC_SOURCE = "airflow-state-store";
+export { DIAGNOSTIC_SOURCE };
 
 /**
  * Larger documents are not linted. 50,000 lines of DAG code are about 2 MB and lint in a few seconds
@@ -177,6 +178,7 @@ export class DiagnosticScheduler {
     this.reportedTooLarge.delete(uri);
     const result = await this.worker.lint(uri, version, lintOptions(uri, settings, this.baseline.textFor(uri)));
     if (result) this.lastLintMs.set(uri, result.elapsedMs);
+    if (result) this.log.debug(`Linted ${uri} version ${version} in ${Math.round(result.elapsedMs)} ms: ${result.diagnostics.length} finding${result.diagnostics.length === 1 ? "" : "s"}.`);
     if (!result || !isCurrent()) return;
     if (result.configuration) this.publisher.configurationProblems?.(result.configuration.file, result.configuration.problems);
     if (result.relevant) this.baseline.ensure(uri, result.baseline);

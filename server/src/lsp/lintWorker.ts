@@ -18,7 +18,7 @@ import type { FileConfiguration } from "../engine/project";
 import { changedLinesEdit } from "./changedLines";
 import { ruleDocumentationUri } from "./diagnostics";
 import { errorText } from "./logger";
-import { suppressionEdit } from "./suppression";
+import { fileSuppressionEdit, suppressionEdit } from "./suppression";
 import type {
   CompletionResult,
   FixAllResult,
@@ -91,6 +91,12 @@ export function runLintWorker(): void {
       kind: fix.kind,
       edits: fix.edits.map((e) => ({ range: { start: document.positionAt(e.start), end: document.positionAt(e.end) }, newText: e.newText })),
     });
+    // One edit per code, however many of its findings the file has.
+    const fileSuppressions = new Map<string, PlacedEdit | undefined>();
+    const fileSuppression = (code: string): PlacedEdit | undefined => {
+      if (!fileSuppressions.has(code)) fileSuppressions.set(code, fileSuppressionEdit(document, code));
+      return fileSuppressions.get(code);
+    };
     const diagnostics = lint(document, engineOptions(document.uri, options, workspace.forLint(document.uri), configuration)).map(
       (d): LintedDiagnostic => ({
         code: d.code,
@@ -101,6 +107,7 @@ export function runLintWorker(): void {
         alternatives: d.alternatives?.map(place),
         related: d.related,
         suppression: suppressionEdit(document, d.range.start.line, d.code),
+        fileSuppression: fileSuppression(d.code),
       }),
     );
     return { version: document.version, relevant, diagnostics, airflowPin, baseline, configuration: configurationFile, elapsedMs: performance.now() - started };

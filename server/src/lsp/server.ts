@@ -29,13 +29,15 @@ import { AirflowVersionNotifier, PIN_FILE_WATCHERS, projectFileChanges } from ".
 import { AIRFLOW_VERSION_METHOD, AirflowVersionParams } from "./airflowVersionProtocol";
 import { BaselineStore } from "./baseline";
 import { ConfigurationNotices } from "./configurationNotices";
-import { diagnosticActions, EditTarget, fixAllAction, isFixAllRequested, isRequested, PROVIDED_KINDS } from "./codeActions";
+import { diagnosticActions, EditTarget, fixAllAction, fixAllQuickFix, isFixAllData, isFixAllRequested, isRequested, PROVIDED_KINDS, workspaceEdit } from "./codeActions";
 import { DiagnosticScheduler, lintOptions, MAX_LINTED_CHARACTERS } from "./diagnostics";
 import { registerDagOutline } from "./dagOutline";
 import { registerReview } from "./reviewRequest";
 import { OpenDocuments } from "./documents";
 import { LintWorkerPool } from "./lintWorkerPool";
-import { errorText, Logger } from "./logger";
+import { errorText, LeveledLogger } from "./logger";
+import { logLevelOf, type LogInitializationOptions } from "./logProtocol";
+import { describeVersions, serverVersions } from "./versions";
 import { SECTION, SettingsStore } from "./settings";
 import type { CompletionEntry } from "./workerProtocol";
 import { WorkspaceFiles } from "./workspaceFiles";
@@ -69,10 +71,16 @@ interface Services {
 /** `workerScript` is the file that runs `runLintWorker` in a worker thread (the bundle itself). */
 export function startServer(workerScript: string): void {
   const connection = createConnection(ProposedFeatures.all);
-  const log: Logger = {
-    info: (message) => connection.console.info(message),
-    error: (message) => connection.console.error(message),
-  };
+  // Until initialize says otherwise, the setting's default.
+  const log = new LeveledLogger(
+    {
+      error: (message) => connection.console.error(message),
+      warn: (message) => connection.console.warn(message),
+      info: (message) => connection.console.info(message),
+      debug: (message) => connection.console.debug(message),
+    },
+    logLevelOf(undefined),
+  );
   const guard =
     <P extends unknown[], R>(name: string, fallback: R, handler: (...args: P) => R | Promise<R>) =>
     async (...args: P): Promise<R> => {
@@ -93,8 +101,9 @@ export function startServer(workerScript: string): void {
   registerCheckWorkspace(connection, () => services?.workspace, log);
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
-    const options = params.initializationOptions as { trusted?: unknown } | undefined;
+    const options = params.initializationOptions as ({ trusted?: unknown } & LogInitializationOptions) | undefined;
     const trusted = options?.trusted === true;
+    log.level = logLevelOf(options?.logLevel);
     const settings = new SettingsStore(
       params.capabilities.workspace?.configuration ? (scopeUri) => connection.workspace.getConfiguration({ scopeUri, section: SECTION }) : undefined,
       log,
@@ -131,7 +140,7 @@ export function startServer(workerScript: string): void {
     const pull = params.capabilities.workspace?.configuration === true;
     const readDiagnosticMode = async (pushed?: unknown) =>
       parseDiagnosticMode(pull ? await connection.workspace.getConfiguration({ section: SECTION }) : isObject(pushed) ? pushed[SECTION] : undefined, (message) => log.error(message));
-    const pins = new AirflowVersionNotifier((params) => void connection.sendNotification(AIRFLOW_VERSION_METHOD, params satisfies AirflowVersionParams));
+    const pins = new AirflowVersionNotifier((params) => void connection.sendNotification(AIRFLOW_VERSION_METHOD, params satisfies AirflowVersionParams), log);
     // A notification, not window.showWarningMessage's request: nothing waits for the user to close it.
     const configurationNotices = new ConfigurationNotices(log, (message) => void connection.sendNotification(ShowMessageNotification.type, { type: MessageType.Warning, message }));
     const scheduler = new DiagnosticScheduler(
@@ -159,15 +168,18 @@ export function startServer(workerScript: string): void {
       snippets: params.capabilities.textDocument?.completion?.completionItem?.snippetSupport === true,
       watchRegistration: params.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true,
     };
-    log.info(`Airflow State Store language server started; ${trusted ? "trusted workspace: AS301 compares with git HEAD" : "untrusted workspace: git is not run, AS301 is off"}.`);
+    const versions = serverVersions();
+    log.info(
+      `${describeVersions(versions)} started, log level ${log.level}; ${trusted ? "trusted workspace" : "untrusted workspace: git is not run, so AS301 (external_id_key renamed since the last commit) is off"}.`,
+    );
     return {
       capabilities: {
         textDocumentSync: { openClose: true, change: TextDocumentSyncKind.Incremental, save: { includeText: false } },
-        codeActionProvider: { codeActionKinds: PROVIDED_KINDS, resolveProvider: false },
+        codeActionProvider: { codeActionKinds: PROVIDED_KINDS, resolveProvider: true },
         hoverProvider: true,
         completionProvider: { triggerCharacters: ["="], resolveProvider: false },
       },
-      serverInfo: { name: "airflow-state-store" },
+      serverInfo: { name: "airflow-state-store", version: versions.server },
     };
   });
 
@@ -240,6 +252,8 @@ export function startServer(workerScript: string): void {
   connection.onDidChangeConfiguration(
     guard("didChangeConfiguration", undefined, async ({ settings }) => {
       if (!services) return;
+      const section = (settings as { airflowStateStore?: { logLevel?: unknown } } | null)?.airflowStateStore;
+      if (section) log.level = logLevelOf(section.logLevel);
       services.settings.changed(settings);
       services.scheduler.scheduleAll();
       const { workspace } = services;
@@ -264,10 +278,33 @@ export function startServer(workerScript: string): void {
       if (isFixAllRequested(only) && document.text.length <= MAX_LINTED_CHARACTERS) {
         const fixed = await services.worker.fixAll(uri, version, lintOptions(uri, settings, services.baseline.textFor(uri)));
         if (fixed?.edit && document.version === version && documents.get(uri) === document) actions.push(fixAllAction(target, fixed.edit));
+      } else if (current) {
+        const fixAll = fixAllQuickFix(target, current, params.context.diagnostics);
+        if (fixAll) actions.push(fixAll);
       }
       return actions.filter((action) => isRequested(action.kind!, only));
     }),
   );
+
+  // The lightbulb's fix-all gets its edit only once chosen, for the version it was offered on.
+  connection.onCodeActionResolve(async (action: CodeAction) => {
+    try {
+      return await resolveFixAll(action);
+    } catch (error) {
+      log.error(`codeAction/resolve failed: ${errorText(error)}`);
+      return action;
+    }
+  });
+  const resolveFixAll = async (action: CodeAction): Promise<CodeAction> => {
+    if (!isFixAllData(action.data)) return action;
+    const { uri, version } = action.data.fixAll;
+    const document = documents.get(uri);
+    if (!services || !document || document.version !== version) return action;
+    const settings = await services.settings.forDocument(uri);
+    const fixed = await services.worker.fixAll(uri, version, lintOptions(uri, settings, services.baseline.textFor(uri)));
+    if (fixed?.edit && document.version === version) action.edit = workspaceEdit({ uri, version, versioned: services.versionedEdits }, [fixed.edit]);
+    return action;
+  };
 
   connection.onHover(
     guard("hover", null as Hover | null, async (params: HoverParams) => {

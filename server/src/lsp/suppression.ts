@@ -1,9 +1,10 @@
 /**
- * The "Suppress ASxxx on this line" edit: extends the line's `# noqa: ...` list, or appends
- * `  # noqa: ASxxx`. The linter honours `# noqa` on the line where a diagnostic starts, so that is
- * the line edited.
+ * The suppression edits. "On this line" extends the line's `# noqa: ...` list, or appends
+ * `  # noqa: ASxxx`; the linter honours `# noqa` on the line where a diagnostic starts, so that is
+ * the line edited. "In this file" extends the file's `# airflow-state-lint: noqa: ...` list, or
+ * adds that comment on a line of its own near the top.
  */
-import { parseNoqa, type PythonDocument } from "../engine";
+import { FILE_NOQA_PREFIX, parseFileNoqa, parseNoqa, type PythonDocument } from "../engine";
 import type { PlacedEdit } from "./workerProtocol";
 
 type SyntaxNode = PythonDocument["tree"]["rootNode"];
@@ -32,4 +33,41 @@ function isInsideString(root: SyntaxNode, offset: number): boolean {
     if (node.type === "string" && node.startIndex < offset && node.endIndex > offset) return true;
   }
   return false;
+}
+
+/** Undefined when the file already silences every rule or this one (the finding would not exist). */
+export function fileSuppressionEdit(document: PythonDocument, code: string): PlacedEdit | undefined {
+  for (const comment of document.tree.rootNode.descendantsOfType("comment")) {
+    const { row, column } = comment.startPosition;
+    if (document.lineText(row).slice(0, column).trim() !== "") continue;
+    const noqa = parseFileNoqa(comment.text);
+    if (!noqa || noqa.codes === "all" || noqa.listEnd === undefined) continue;
+    if (noqa.codes.has(code.toUpperCase())) return undefined;
+    const character = column + noqa.listEnd;
+    return { range: { start: { line: row, character }, end: { line: row, character } }, newText: `, ${code}` };
+  }
+  const line = firstLineAfterHeader(document);
+  const eol = lineBreakOf(document.getText());
+  if (line < document.lineCount) return { range: { start: { line, character: 0 }, end: { line, character: 0 } }, newText: `${FILE_NOQA_PREFIX}: ${code}${eol}` };
+  // The header is the whole file and its last line has no line break.
+  const last = document.lineCount - 1;
+  const end = { line: last, character: document.lineText(last).length };
+  return { range: { start: end, end }, newText: `${eol}${FILE_NOQA_PREFIX}: ${code}` };
+}
+
+/** The first line after a shebang and an encoding declaration, which must stay on the first two lines. */
+function firstLineAfterHeader(document: PythonDocument): number {
+  let line = 0;
+  if (document.lineText(0).startsWith("#!")) line++;
+  const candidate = document.lineText(line);
+  if (line < document.lineCount && candidate.trimStart().startsWith("#") && /coding[:=]/.test(candidate)) line++;
+  return line;
+}
+
+/** The file's own line break, so the added line matches the others. */
+function lineBreakOf(text: string): string {
+  const index = text.search(/[\r\n]/);
+  if (index === -1) return "\n";
+  if (text[index] === "\n") return "\n";
+  return text[index + 1] === "\n" ? "\r\n" : "\r";
 }

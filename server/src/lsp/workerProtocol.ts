@@ -44,6 +44,8 @@ export interface LintedDiagnostic {
   related?: RelatedLocations;
   /** Adds the code to the line's `# noqa:` comment; absent where no comment can go (the line ends inside a string or with a backslash). */
   suppression?: PlacedEdit;
+  /** Adds the code to the file's `# airflow-state-lint: noqa:` comment, or adds that comment near the top. */
+  fileSuppression?: PlacedEdit;
 }
 
 export interface LintResult {

@@ -4,6 +4,7 @@
  */
 import * as assert from "node:assert/strict";
 import * as fs from "node:fs";
+import * as path from "node:path";
 import * as vscode from "vscode";
 import { EXTENSION_ID } from "../protocol";
 import { codeOf, openInEditor, screenshotWithProblems, setRuleSeverities, waitForDiagnostics } from "./editor";
@@ -38,17 +39,20 @@ suite("Diagnostics in the editor", () => {
     await setRuleSeverities(undefined);
   });
 
-  test("the extension is active, and its rule docs links point at files it ships", async () => {
+  test("the extension is active, and its rule docs links open pages it ships", async () => {
     const extension = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(extension, `${EXTENSION_ID} is installed`);
     await waitForDiagnostics(editor.document.uri, (found) => found.length > 0, "the first diagnostics");
     assert.equal(extension.isActive, true);
     const [first] = vscode.languages.getDiagnostics(editor.document.uri).filter((d) => typeof d.code === "object");
     assert.ok(first, "diagnostics carry a code with a documentation link");
-    const target = (first.code as { target: vscode.Uri }).target;
-    assert.equal(target.scheme, "file");
-    assert.ok(target.fsPath.startsWith(extension.extensionPath), `${target.fsPath} lies inside ${extension.extensionPath}`);
-    assert.ok(fs.existsSync(target.fsPath), `${target.fsPath} exists`);
+    const { value, target } = first.code as { value: string; target: vscode.Uri };
+    // The link runs the command that opens the rendered page (findings.browser.e2e.ts clicks it).
+    assert.equal(target.scheme, "command");
+    assert.equal(target.path, "airflowStateStore.showRuleDocumentation");
+    assert.deepEqual(JSON.parse(target.query), [value]);
+    const page = path.join(extension.extensionPath, "docs", "rules", `${value}.md`);
+    assert.ok(fs.existsSync(page), `${page} exists`);
   });
 
   test("a DAG with three mistakes shows exactly their codes on their arguments", async () => {

@@ -25,7 +25,7 @@ suite("Quick fixes in the editor", () => {
       finding.range,
       vscode.CodeActionKind.QuickFix.value,
     );
-    const fix = actions.find((action): action is vscode.CodeAction => "edit" in action && action.title.startsWith("Replace with `retention=timedelta(days=7)`"));
+    const fix = actions.find((action): action is vscode.CodeAction => "edit" in action && action.title.startsWith("Airflow State Store (AS103): replace with retention=timedelta(days=7)"));
     assert.ok(fix?.edit, `a timedelta quick fix among: ${actions.map((action) => action.title).join(" | ")}`);
     assert.equal(await vscode.workspace.applyEdit(fix.edit), true);
 

@@ -64,12 +64,16 @@ async function carryOut(page: Page, request: HarnessRequest, emulator: EmulatorH
       return { text };
     }
     case "click": {
+      // A context view (the lightbulb's menu) blocks the page's pointer until the mouse moves, as a user's does.
+      await page.mouse.move(1, 1);
+      await page.mouse.move(2, 2);
       await page.locator(request.selector, { hasText: request.hasText }).first().click({ timeout: WAIT_MS });
       return {};
     }
     case "text": {
       const element = page.locator(request.selector).first();
-      const read = async () => ((await element.count()) > 0 ? await element.innerText() : "");
+      // Editors (the Output view) render spaces as no-break spaces.
+      const read = async () => ((await element.count()) > 0 ? (await element.innerText()).replace(/\u00a0/g, " ") : "");
       const wanted = (text: string) => (request.contains === undefined || text.includes(request.contains)) && (request.lacks === undefined || !text.includes(request.lacks));
       await waitUntil(async () => wanted(await read()), `${request.selector} to ${[request.contains && `show "${request.contains}"`, request.lacks && `no longer show "${request.lacks}"`].filter(Boolean).join(" and ")}`, read);
       return { text: await read() };

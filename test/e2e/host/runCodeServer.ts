@@ -12,7 +12,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { chromium, Browser, Page } from "playwright-core";
 import { EmulatorHandle, startEmulator } from "../../emulator";
-import { EMULATOR_URL_ENV, EXTENSION_ID, HARNESS_DIR_ENV, RESULTS_FILE_ENV } from "../protocol";
+import { EMULATOR_URL_ENV, EXTENSION_ID, EXTENSION_LOGS_ENV, HARNESS_DIR_ENV, RESULTS_FILE_ENV } from "../protocol";
 import { CodeServer, delay, ensureCodeServer, extensionsDirOf, startCodeServer } from "./codeServer";
 import { ARTIFACTS, log, prepare, Prepared, SUITE_ENTRY } from "./prepare";
 import { answerPendingRequests } from "./requests";
@@ -50,7 +50,11 @@ function writeDriverExtension(folder: string): string {
   const driver = [
     `const suite = require(${JSON.stringify(SUITE_ENTRY)});`,
     "// The suite writes the results file the harness reads, failures included.",
-    "exports.activate = () => { suite.run().catch(() => undefined); };",
+    "exports.activate = (context) => {",
+    "  // The extension host's log folder, where the suite finds the tested extension's log.",
+    `  process.env[${JSON.stringify(EXTENSION_LOGS_ENV)}] = require("path").dirname(context.logUri.fsPath);`,
+    "  suite.run().catch(() => undefined);",
+    "};",
     "",
   ].join("\n");
   fs.writeFileSync(path.join(folder, "driver.js"), driver);

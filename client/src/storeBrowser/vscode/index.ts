@@ -4,6 +4,7 @@
  */
 import * as vscode from "vscode";
 import type { LanguageClient } from "vscode-languageclient/node";
+import type { ExtensionLog } from "../../log";
 import { StoreLensSource } from "../codeLensData";
 import { Connections } from "../connections";
 import { ENTRY_SCHEME } from "../entryDocument";
@@ -19,9 +20,15 @@ import type { SaveFailure } from "../entrySave";
 /** True while the active environment refused a write from its user: menus hide the writes. */
 const READ_ONLY_CONTEXT = "airflowStateStore.readOnly";
 
-/** `languageClient` answers the running language client (it is replaced when the server restarts). */
-export function activateStoreBrowser(context: vscode.ExtensionContext, languageClient: () => LanguageClient | undefined): void {
-  const connections = new Connections(secretStoreOf(context.secrets), { consents: consentStoreOf(context.globalState) });
+/**
+ * `languageClient` answers the running language client (it is replaced when the server restarts);
+ * `log` is the extension's log, where every REST call is written.
+ */
+export function activateStoreBrowser(context: vscode.ExtensionContext, languageClient: () => LanguageClient | undefined, log?: ExtensionLog): void {
+  const connections = new Connections(secretStoreOf(context.secrets), {
+    consents: consentStoreOf(context.globalState),
+    onExchange: log && ((environment, record) => log.exchange(environment, record)),
+  });
   connections.update(readBrowserSettings());
   const model = new StoreTreeModel(connections);
   const { view, disposables } = createStoreTreeView(model, connections);
