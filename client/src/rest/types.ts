@@ -4,6 +4,7 @@
  */
 
 import type { LosslessNumber } from "lossless-json";
+import type { SessionInfo } from "./session";
 
 /**
  * A state store value. Values read from Airflow hold every number as a `LosslessNumber` (its exact
@@ -184,4 +185,6 @@ export interface AirflowClientOptions {
   headers?: Record<string, string>;
   /** Replaces the global `fetch` (tests). */
   fetch?: FetchLike;
+  /** Told what each token obtained by signing in says about its user (undefined: not a JWT). */
+  onSession?: (session: SessionInfo | undefined) => void;
 }
