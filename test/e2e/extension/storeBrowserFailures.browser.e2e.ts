@@ -158,6 +158,7 @@ suite("Store browser failures", () => {
   test("a read-only user is marked so on signing in, before any write, and writes are not offered", async () => {
     await configure([environments.viewer()], "e2e-viewer");
     const signingIn = vscode.commands.executeCommand("airflowStateStore.signIn", "e2e-viewer");
+    await ask({ action: "dialog", button: "Allow" }); // the environment comes from the workspace's settings
     await ask({ action: "input", expect: "Sign in to e2e-viewer", text: VIEWER.password });
     await signingIn;
     // The viewer's token names its role: the environment is read-only before anything is tried.
@@ -174,6 +175,7 @@ suite("Store browser failures", () => {
     await vscode.commands.executeCommand("notifications.clearAll");
     await configure([environments.viewerToken()], "e2e-viewer-token");
     const signingIn = vscode.commands.executeCommand("airflowStateStore.signIn", "e2e-viewer-token");
+    await ask({ action: "dialog", button: "Allow" }); // the environment comes from the workspace's settings
     await ask({ action: "input", expect: "Sign in to e2e-viewer-token", text: VIEWER_API_TOKEN });
     await signingIn;
     await vscode.commands.executeCommand("airflowStateStore.revealTaskInstance", SPARK);
