@@ -1,7 +1,8 @@
 /**
  * What the browser has learnt about each environment from its requests: whether Airflow could be
  * reached the last time it was asked (and why not), and whether the signed-in user may only read
- * (Airflow refused a write, or the session token's role says so). The tree, the status bar and the code lens read it; the requests they make report to it.
+ * (Airflow refused a write, or the session token's role says so). The tree, the status bar and the
+ * code lens read it; the requests they make report to it.
  */
 import { environmentIdentity, type EnvironmentConfig } from "./environments";
 import type { Failure } from "./failures";
