@@ -58,9 +58,11 @@ export class TokenIssuer {
     const header = b64url(JSON.stringify({ alg: "HS256", typ: "JWT" }));
     const payload = b64url(
       JSON.stringify({
+        // Airflow's simple auth manager: the username and the configured role, beside the standard claims.
         sub: user.username,
         role: user.role,
         iat: Math.floor(nowMs / 1000),
+        nbf: Math.floor(nowMs / 1000),
         exp: (nowMs + this.ttlMs()) / 1000,
         gen: this.generation,
         jti: randomBytes(8).toString("hex"),

@@ -79,6 +79,45 @@ describe("connections", () => {
     assert.ok(emu.requests.some((r) => r.path === "/api/v2/dags" && r.query.get("limit") === "1"));
   });
 
+  it("learns from the viewer's token that it may only read, before any write is tried", async (t) => {
+    const emu = await emulatorFor(t);
+    const { connections, env } = await signedIn(emu, { username: "viewer" });
+    const ready = await connections.connect();
+    assert.equal(ready.kind, "ready");
+    assert.equal(connections.health.of(env).readOnly, undefined, "nothing is known before the token");
+    if (ready.kind === "ready") await ready.client.listDags({ limit: 1 }); // signs in with the stored password
+    assert.equal(connections.health.of(env).readOnlyRole, "viewer");
+    assert.ok(!emu.requests.some((r) => r.method !== "GET" && r.path !== "/auth/token"), "no write was sent");
+
+    const admin = await signedIn(emu);
+    const adminReady = await admin.connections.connect();
+    if (adminReady.kind === "ready") await adminReady.client.listDags({ limit: 1 });
+    assert.deepEqual(admin.connections.health.of(admin.env), {}, "admin may write");
+
+    const fresh = new Connections(new MemorySecrets());
+    fresh.update(settingsWith([env]));
+    await fresh.signIn(env, "viewer");
+    assert.equal(fresh.health.of(env).readOnlyRole, "viewer", "known on sign-in");
+  });
+
+  it("reads an API token's role when the client is made; an opaque token leaves the environment writable", async (t) => {
+    const emu = await emulatorFor(t);
+    const login = await fetch(`${emu.url}/auth/token`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ username: "viewer", password: "viewer" }) });
+    const viewerJwt = ((await login.json()) as { access_token: string }).access_token;
+    const jwtEnv = { name: "managed", baseUrl: emu.url, auth: "token" as const, verifyTls: true };
+    const opaqueEnv = { ...jwtEnv, name: "opaque" };
+    const secrets = new MemorySecrets();
+    secrets.values.set(secretKey(jwtEnv)!, viewerJwt);
+    const connections = new Connections(secrets);
+    connections.update(settingsWith([jwtEnv, opaqueEnv]));
+    const before = emu.requests.length;
+    assert.equal((await connections.connect(jwtEnv)).kind, "ready");
+    assert.equal(connections.health.of(jwtEnv).readOnlyRole, "viewer");
+    assert.equal(emu.requests.length, before, "read from the token, not asked");
+    await connections.signIn(opaqueEnv, "emulator-viewer-token");
+    assert.equal(connections.health.of(opaqueEnv).readOnly, undefined, "the refused-write path still catches it");
+  });
+
   it("sends nothing, not even a sign-in, from an untrusted workspace", async (t) => {
     const emu = await emulatorFor(t);
     const secrets = new MemorySecrets();

@@ -79,6 +79,22 @@ describe("environment health", () => {
     assert.equal(health.of(VIEWER).readOnly, undefined);
     assert.deepEqual(health.of(undefined), {});
   });
+
+  it("marks read-only up front from the token's role, and a new sign-in replaces what the old one said", () => {
+    const health = new EnvironmentHealth();
+    const heard: string[] = [];
+    health.onDidChange((name) => heard.push(name));
+    health.readOnlyRole(VIEWER, "viewer");
+    health.readOnlyRole(VIEWER, "viewer");
+    assert.deepEqual(health.of(VIEWER), { readOnly: 'the role "viewer" may only read', readOnlyRole: "viewer" });
+    assert.deepEqual(heard, ["staging"]);
+    health.signedIn(VIEWER);
+    assert.equal(health.of(VIEWER).readOnly, undefined, "signed in again as a user who may write");
+    assert.equal(health.of(VIEWER).readOnlyRole, undefined);
+    health.signedIn(VIEWER, "VIEWER");
+    assert.equal(health.of(VIEWER).readOnlyRole, "VIEWER");
+    assert.deepEqual(heard, ["staging", "staging", "staging"]);
+  });
 });
 
 describe("failed saves of an opened entry", () => {

@@ -166,6 +166,14 @@ describe("environment and stale items", () => {
     assert.match(item.tooltip ?? "", /Read-only: Airflow refused a write from this user/);
   });
 
+  it("a read-only environment known from the token's role says which role", () => {
+    const item = treeItemOf(node, NOW, { readOnly: 'the role "viewer" may only read', readOnlyRole: "viewer" });
+    assert.equal(item.description, "Airflow 3.3.0 · read-only");
+    assert.equal(item.icon, "lock");
+    assert.match(item.tooltip ?? "", /\nRead-only: the sign-in's role "viewer" may read but not change state stores\.$/);
+    assert.doesNotMatch(item.tooltip ?? "", /refused/);
+  });
+
   it("an item kept from before a failed refresh is marked, with the reason in its tooltip", () => {
     const entry: TaskEntryNode = {
       kind: "taskEntry",

@@ -22,13 +22,19 @@ export interface Authenticator {
   rejected(res: HttpResponse, afterRenewal: boolean): AuthError;
   /** Forgets any token obtained by signing in. */
   signOut(): void;
+  /** The bearer token sent now (after signing in, for password auth), if any. */
+  currentToken(): string | undefined;
 }
 
-export function createAuthenticator(config: AuthConfig | undefined, transport: HttpTransport): Authenticator {
+/**
+ * `onToken` is told each token obtained by signing in (the first one and every renewal), so what
+ * the token says about its user is known before anything else is asked.
+ */
+export function createAuthenticator(config: AuthConfig | undefined, transport: HttpTransport, onToken?: (token: string) => void): Authenticator {
   switch (config?.kind ?? "none") {
     case "password": {
       const c = config as Extract<AuthConfig, { kind: "password" }>;
-      return new PasswordAuthenticator(transport, c.username, c.password);
+      return new PasswordAuthenticator(transport, c.username, c.password, onToken);
     }
     case "token":
       return new StaticTokenAuthenticator((config as Extract<AuthConfig, { kind: "token" }>).token);
@@ -98,6 +104,7 @@ export class PasswordAuthenticator implements Authenticator {
     private readonly transport: HttpTransport,
     private readonly username: string,
     private readonly password: string,
+    private readonly onToken?: (token: string) => void,
   ) {}
 
   async authorization(options: RequestOptions = {}): Promise<string> {
@@ -116,6 +123,7 @@ export class PasswordAuthenticator implements Authenticator {
         (token) => {
           this.token = token;
           this.pending = undefined;
+          this.onToken?.(token);
           return token;
         },
         (err: unknown) => {
@@ -147,6 +155,10 @@ export class PasswordAuthenticator implements Authenticator {
   signOut(): void {
     this.token = undefined;
   }
+
+  currentToken(): string | undefined {
+    return this.token;
+  }
 }
 
 export class StaticTokenAuthenticator implements Authenticator {
@@ -177,6 +189,10 @@ export class StaticTokenAuthenticator implements Authenticator {
   }
 
   signOut(): void {}
+
+  currentToken(): string {
+    return this.token;
+  }
 }
 
 export class NoAuthenticator implements Authenticator {
@@ -199,6 +215,9 @@ export class NoAuthenticator implements Authenticator {
     );
   }
   signOut(): void {}
+  currentToken(): undefined {
+    return undefined;
+  }
 }
 
 function describe(res: HttpResponse, detail: unknown): string {

@@ -3,6 +3,7 @@ import { createAuthenticator, PasswordAuthenticator, type Authenticator } from "
 import * as browse from "./browse";
 import { ApiCaller } from "./caller";
 import { HttpTransport } from "./http";
+import { sessionOf, type SessionInfo } from "./session";
 import * as store from "./stateStore";
 import type {
   AirflowClientOptions,
@@ -41,7 +42,8 @@ export class AirflowClient {
       throw new ValueValidationError("parameter", `maxValueLength must be an integer ≥ 0, got ${options.maxValueLength}.`);
     }
     this.maxValueLength = maxValueLength;
-    this.authenticator = createAuthenticator(options.auth, this.transport);
+    const onSession = options.onSession;
+    this.authenticator = createAuthenticator(options.auth, this.transport, onSession && ((token) => onSession(sessionOf(token))));
     this.api = new ApiCaller(this.transport, this.authenticator, maxValueLength);
   }
 
@@ -67,6 +69,15 @@ export class AirflowClient {
       this.authenticator.signOut();
       await this.authenticator.signIn(options);
     }
+  }
+
+  /**
+   * What the bearer token sent now says about its user (see session.ts): known for an API token at
+   * once, for a password once signed in; undefined without a token or for one that is not a JWT.
+   */
+  session(): SessionInfo | undefined {
+    const token = this.authenticator.currentToken();
+    return token === undefined ? undefined : sessionOf(token);
   }
 
   /** Forgets the session token; the next call signs in again. */

@@ -32,6 +32,8 @@ export {
 export type { ValueCheckOptions } from "./validate";
 export { paginate } from "./paging";
 export { supportsStateStore } from "./browse";
+export { sessionOf, tokenClaims } from "./session";
+export type { SessionInfo } from "./session";
 export { DEFAULT_MAX_CONCURRENCY, DEFAULT_TIMEOUT_MS } from "./http";
 export { Semaphore } from "./semaphore";
 export type * from "./types";

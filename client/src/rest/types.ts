@@ -5,6 +5,7 @@
 import type { ExchangeObserver } from "./http";
 
 import type { LosslessNumber } from "lossless-json";
+import type { SessionInfo } from "./session";
 
 /**
  * A state store value. Values read from Airflow hold every number as a `LosslessNumber` (its exact
@@ -187,4 +188,6 @@ export interface AirflowClientOptions {
   fetch?: FetchLike;
   /** Told of every HTTP exchange once it ends, without headers or bodies (the extension's log). */
   onExchange?: ExchangeObserver;
+  /** Told what each token obtained by signing in says about its user (undefined: not a JWT). */
+  onSession?: (session: SessionInfo | undefined) => void;
 }

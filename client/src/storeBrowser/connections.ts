@@ -7,6 +7,7 @@
 import { AirflowClient } from "../rest/client";
 import { supportsStateStore } from "../rest/browse";
 import type { ExchangeRecord } from "../rest/http";
+import type { SessionInfo } from "../rest/session";
 import type { FetchLike, VersionInfo } from "../rest/types";
 import { credentialQuestions, MemoryConsents, recordConsent, type ConsentStore, type CredentialQuestion, type QuestionKind } from "./credentialPolicy";
 import { environmentIdentity, legacySecretKey, secretKey, type EnvironmentConfig } from "./environments";
@@ -134,6 +135,7 @@ export class Connections {
       return { kind: "ready", env, client: cached.client };
     }
     const client = this.createClient(env, secret);
+    this.learnRights(env, client.session()); // an API token tells at once, a password's token once signed in
     this.clients.set(env.name, { identity, secret, maxValueLength: this.settings.maxValueLength, client });
     return { kind: "ready", env, client };
   }
@@ -178,6 +180,8 @@ export class Connections {
     else await client.listDags({ limit: 1 });
     await this.storeSecret(env, secret);
     this.clients.set(env.name, { identity: environmentIdentity(env), secret, maxValueLength: this.settings.maxValueLength, client });
+    // What was learnt about the previous user's rights does not carry over; the new token tells anew.
+    this.health.signedIn(env, readOnlyRoleOf(client.session()));
   }
 
   /** Keeps a secret without checking it (the user chose to, e.g. while the server is down). */
@@ -248,6 +252,18 @@ export class Connections {
       timeoutMs: this.options.timeoutMs,
       fetch: env.verifyTls ? this.options.fetch : insecureFetch,
       onExchange: this.options.onExchange && ((record) => this.options.onExchange?.(env.name, record)),
+      onSession: (session) => this.learnRights(env, session),
     });
   }
+
+  /** Marks the environment read-only when the token's role can change no state store; anything else leaves it as it is. */
+  private learnRights(env: EnvironmentConfig, session: SessionInfo | undefined): void {
+    const role = readOnlyRoleOf(session);
+    if (role !== undefined) this.health.readOnlyRole(env, role);
+  }
+}
+
+/** The token's role when it may only read, else undefined (writable, or not known). */
+function readOnlyRoleOf(session: SessionInfo | undefined): string | undefined {
+  return session?.readOnly ? session.role : undefined;
 }

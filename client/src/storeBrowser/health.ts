@@ -1,7 +1,8 @@
 /**
  * What the browser has learnt about each environment from its requests: whether Airflow could be
- * reached the last time it was asked (and why not), and whether the signed-in user was refused a
- * write. The tree, the status bar and the code lens read it; the requests they make report to it.
+ * reached the last time it was asked (and why not), and whether the signed-in user may only read
+ * (Airflow refused a write, or the session token's role says so). The tree, the status bar and the
+ * code lens read it; the requests they make report to it.
  */
 import { environmentIdentity, type EnvironmentConfig } from "./environments";
 import type { Failure } from "./failures";
@@ -9,8 +10,10 @@ import type { Failure } from "./failures";
 export interface HealthState {
   /** Why the last request could not reach Airflow; undefined once one did. */
   offline?: string;
-  /** Airflow refused a write from this user (403): why. */
+  /** The user may only read: why (Airflow's answer to a refused write, or the token's role). */
   readOnly?: string;
+  /** Set when the mark comes from the session token's role (e.g. `viewer`) rather than a refused write. */
+  readOnlyRole?: string;
 }
 
 type HealthListener = (envName: string) => void;
@@ -42,9 +45,17 @@ export class EnvironmentHealth {
     } else if (failure.kind !== "cancelled") this.reached(env);
   }
 
-  /** Forgets the read-only mark, e.g. after signing in again (perhaps as another user). */
-  signedIn(env: EnvironmentConfig): void {
-    this.change(env, (state) => (state.readOnly === undefined ? undefined : { ...state, readOnly: undefined }));
+  /** The session token's role may read but not change state stores: marked before any write is tried. */
+  readOnlyRole(env: EnvironmentConfig, role: string): void {
+    this.change(env, (state) => (state.readOnlyRole === role ? undefined : { ...state, readOnly: roleReason(role), readOnlyRole: role }));
+  }
+
+  /**
+   * A new sign-in (perhaps as another user): what was learnt about the previous one's rights is
+   * forgotten; `readOnlyRole` is the new token's role when it may only read.
+   */
+  signedIn(env: EnvironmentConfig, readOnlyRole?: string): void {
+    this.change(env, (state) => ({ ...state, readOnly: readOnlyRole === undefined ? undefined : roleReason(readOnlyRole), readOnlyRole }));
   }
 
   private change(env: EnvironmentConfig, next: (state: HealthState) => HealthState | undefined): void {
@@ -56,4 +67,8 @@ export class EnvironmentHealth {
     this.states.set(identity, updated);
     for (const listener of this.listeners) listener(env.name);
   }
+}
+
+function roleReason(role: string): string {
+  return `the role "${role}" may only read`;
 }

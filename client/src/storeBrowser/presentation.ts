@@ -54,7 +54,8 @@ function environmentItem(node: Extract<StoreNode, { kind: "environment" }>, heal
   const lines = [`${node.envName}: ${node.baseUrl}`];
   if (version) lines.push(`Airflow ${version}${old ? " (no state store API: needs 3.3 or later)" : ""}`);
   if (health.offline) lines.push(`Offline: ${health.offline}`);
-  if (health.readOnly) lines.push(`Read-only: Airflow refused a write from this user (${health.readOnly}); entries can be read, not changed.`);
+  if (health.readOnlyRole) lines.push(`Read-only: the sign-in's role "${health.readOnlyRole}" may read but not change state stores.`);
+  else if (health.readOnly) lines.push(`Read-only: Airflow refused a write from this user (${health.readOnly}); entries can be read, not changed.`);
   const description = [health.offline ? "offline" : version ? `Airflow ${version}` : node.baseUrl, health.readOnly ? "read-only" : undefined].filter(Boolean).join(" · ");
   return {
     label: node.envName,

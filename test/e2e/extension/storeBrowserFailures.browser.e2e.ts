@@ -1,7 +1,7 @@
 /**
  * The store browser when things go wrong, as a user meets it in the real editor: no environment
  * (the welcome view), an Airflow that cannot be reached (the environment, the status bar and the
- * code lens say so), a read-only user (told once, writes hidden), and a save Airflow refuses (the
+ * code lens say so), a read-only user (known from its sign-in, writes hidden), and a save Airflow refuses (the
  * text kept, Retry and Revert only). Runs after the store browser suite, which signed in as admin.
  */
 import * as assert from "node:assert/strict";
@@ -9,7 +9,7 @@ import * as net from "node:net";
 import * as vscode from "vscode";
 import { entryPath } from "../../../client/src/storeBrowser/entryDocument";
 import { DEMO } from "../../emulator/seed";
-import { DEFAULT_USERS } from "../../emulator/tokens";
+import { DEFAULT_API_TOKENS, DEFAULT_USERS } from "../../emulator/tokens";
 import { fromRoot } from "../../support/paths";
 import { EMULATOR_URL_ENV } from "../protocol";
 import { ask, screenshot } from "./harness";
@@ -20,6 +20,7 @@ const NOTIFICATIONS = ".notifications-toasts";
 const STATUS_BAR = '[id="workbench.parts.statusbar"]';
 const ADMIN = DEFAULT_USERS.find((user) => user.role === "admin")!;
 const VIEWER = DEFAULT_USERS.find((user) => user.role === "viewer")!;
+const VIEWER_API_TOKEN = Object.keys(DEFAULT_API_TOKENS).find((token) => DEFAULT_API_TOKENS[token] === VIEWER.username)!;
 const SPARK = { dagId: DEMO.spark.dagId, runId: DEMO.spark.run, taskId: DEMO.spark.taskId, mapIndex: -1 };
 
 function emulatorUrl(): string {
@@ -40,6 +41,8 @@ async function closedUrl(): Promise<string> {
 const environments = {
   admin: () => ({ name: "e2e-emulator", baseUrl: emulatorUrl(), auth: "password", username: ADMIN.username }),
   viewer: () => ({ name: "e2e-viewer", baseUrl: emulatorUrl(), auth: "password", username: VIEWER.username }),
+  /** An opaque API token names no role: only a refused write tells. */
+  viewerToken: () => ({ name: "e2e-viewer-token", baseUrl: emulatorUrl(), auth: "token" }),
 };
 
 async function configure(list: object[], active: string): Promise<void> {
@@ -152,10 +155,28 @@ suite("Store browser failures", () => {
     await vscode.commands.executeCommand("workbench.action.closeActiveEditor");
   });
 
-  test("a read-only user is told once that they can read but not change the stores, and writes are not offered again", async () => {
+  test("a read-only user is marked so on signing in, before any write, and writes are not offered", async () => {
     await configure([environments.viewer()], "e2e-viewer");
     const signingIn = vscode.commands.executeCommand("airflowStateStore.signIn", "e2e-viewer");
+    await ask({ action: "dialog", button: "Allow" }); // the environment comes from the workspace's settings
     await ask({ action: "input", expect: "Sign in to e2e-viewer", text: VIEWER.password });
+    await signingIn;
+    // The viewer's token names its role: the environment is read-only before anything is tried.
+    await sees(SIDEBAR_TREE, "read-only");
+    await vscode.commands.executeCommand("airflowStateStore.revealTaskInstance", SPARK);
+    await screenshot("store-browser-read-only");
+
+    // Asked anyway (from the Command Palette or a message's action): said at once, nothing is asked.
+    await vscode.commands.executeCommand("airflowStateStore.addEntry");
+    await sees(NOTIFICATIONS, "viewer can read but not change state stores on e2e-viewer");
+  });
+
+  test("a read-only user whose token says nothing is told once a write is refused, and writes are not offered again", async () => {
+    await vscode.commands.executeCommand("notifications.clearAll");
+    await configure([environments.viewerToken()], "e2e-viewer-token");
+    const signingIn = vscode.commands.executeCommand("airflowStateStore.signIn", "e2e-viewer-token");
+    await ask({ action: "dialog", button: "Allow" }); // the environment comes from the workspace's settings
+    await ask({ action: "input", expect: "Sign in to e2e-viewer-token", text: VIEWER_API_TOKEN });
     await signingIn;
     await vscode.commands.executeCommand("airflowStateStore.revealTaskInstance", SPARK);
     const adding = vscode.commands.executeCommand("airflowStateStore.addEntry");
@@ -163,14 +184,12 @@ suite("Store browser failures", () => {
     await ask({ action: "input", expect: 'Add entry "e2e_viewer"', text: "1" });
     await ask({ action: "input", expect: "Expiry", text: "Never" });
     await adding;
-    await sees(NOTIFICATIONS, "viewer can read but not change state stores on e2e-viewer");
+    await sees(NOTIFICATIONS, "This API token can read but not change state stores on e2e-viewer-token");
     await sees(SIDEBAR_TREE, "read-only");
-    await screenshot("store-browser-read-only");
 
     await vscode.commands.executeCommand("notifications.clearAll");
-    // Asked again (from the Command Palette or a message's action): said at once, nothing is asked.
     await vscode.commands.executeCommand("airflowStateStore.addEntry");
-    await sees(NOTIFICATIONS, "viewer can read but not change state stores on e2e-viewer");
+    await sees(NOTIFICATIONS, "This API token can read but not change state stores on e2e-viewer-token");
   });
 });
 

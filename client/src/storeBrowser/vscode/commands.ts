@@ -337,7 +337,6 @@ export function registerCommands(ctx: CommandContext): vscode.Disposable[] {
       if (!secret) return;
       try {
         await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Signing in to ${env.name}…` }, () => connections.signIn(env, secret));
-        connections.health.signedIn(env);
         break;
       } catch (error) {
         if (error instanceof AuthError) {
