@@ -67,6 +67,12 @@ export type HarnessRequest =
    * longer contains `lacks`); fails with the text seen last when that does not happen in time.
    */
   | { action: "text"; selector: Selector; contains?: string; lacks?: string }
+  /**
+   * Answers what a webview renders (the Markdown preview's document is in a frame of a frame): the
+   * text of the first element matching `root` in any frame once it contains `contains`, and every
+   * element inside it.
+   */
+  | { action: "webview"; root: Selector; contains: string }
   /** Makes the emulator answer the next matching requests with a fault (see test/emulator). */
   | { action: "fault"; method: string; path: string; status: number; detail: string; times: number };
 
@@ -76,7 +82,16 @@ export interface HarnessAnswer {
   text?: string;
   /** For `input`: the input's value before typing. */
   value?: string;
+  /** For `webview`: the elements inside the root, in document order. */
+  elements?: RenderedElement[];
   error?: string;
+}
+
+/** An element as a webview's document holds it. */
+export interface RenderedElement {
+  /** The lower-case tag name. */
+  tag: string;
+  attributes: Record<string, string>;
 }
 
 /** The suite writes `<id>.request.json`; the harness answers with `<id>.answer.json`. */

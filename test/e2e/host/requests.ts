@@ -4,9 +4,9 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { Page } from "playwright-core";
+import type { Frame, Page } from "playwright-core";
 import type { EmulatorHandle } from "../../emulator";
-import { answerFile, HarnessAnswer, HarnessRequest, requestFile } from "../protocol";
+import { answerFile, HarnessAnswer, HarnessRequest, RenderedElement, requestFile } from "../protocol";
 import { delay } from "./codeServer";
 import { ARTIFACTS, log } from "./prepare";
 
@@ -78,12 +78,54 @@ async function carryOut(page: Page, request: HarnessRequest, emulator: EmulatorH
       await waitUntil(async () => wanted(await read()), `${request.selector} to ${[request.contains && `show "${request.contains}"`, request.lacks && `no longer show "${request.lacks}"`].filter(Boolean).join(" and ")}`, read);
       return { text: await read() };
     }
+    case "webview": {
+      let seen: Rendered[] = [];
+      const showing = async () => {
+        seen = await renderedIn(page.frames(), request.root);
+        return seen.find((rendered) => rendered.text.includes(request.contains));
+      };
+      await waitUntil(async () => (await showing()) !== undefined, `a webview's ${request.root} to show "${request.contains}"`, async () => seen.map((rendered) => rendered.text).join("\n---\n") || `(no frame has ${request.root})`);
+      const { text, elements } = (await showing())!;
+      return { text, elements };
+    }
     case "fault": {
       if (!emulator) throw new Error("no emulator is running");
       emulator.setFault({ type: "status", status: request.status, detail: request.detail }, { method: request.method, path: request.path, times: request.times });
       return {};
     }
   }
+}
+
+interface Rendered {
+  text: string;
+  elements: RenderedElement[];
+}
+
+/** The few DOM members read in the browser (this project compiles without the DOM library). */
+interface DomElement {
+  localName: string;
+  innerText: string;
+  attributes: ArrayLike<{ name: string; value: string }>;
+  querySelectorAll(selector: string): ArrayLike<DomElement>;
+}
+
+/** The first element matching `root` in each frame that has one, with every element inside it. */
+async function renderedIn(frames: Frame[], root: string): Promise<Rendered[]> {
+  const found: Rendered[] = [];
+  for (const frame of frames) {
+    const matching = frame.locator(root);
+    // A webview's frames are replaced as it loads: a frame gone meanwhile has nothing to read.
+    if ((await matching.count().catch(() => 0)) === 0) continue;
+    const rendered = await matching
+      .first()
+      .evaluate((inside: DomElement) => ({
+        text: inside.innerText,
+        elements: Array.from(inside.querySelectorAll("*"), (inner) => ({ tag: inner.localName, attributes: Object.fromEntries(Array.from(inner.attributes, (attribute) => [attribute.name, attribute.value])) })),
+      }), undefined, { timeout: 1000 })
+      .catch(() => undefined);
+    if (rendered) found.push(rendered);
+  }
+  return found;
 }
 
 /** Polls `condition` until it holds; the error names what was awaited and what was seen instead. */
