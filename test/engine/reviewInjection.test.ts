@@ -7,7 +7,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { PythonDocument, reviewMarkdown } from "../../server/src/engine";
-import { codeSpan, inlineMarkdown } from "../../server/src/engine/features/review";
+import { inlineMarkdown } from "../../server/src/engine/features/review";
+import { codeSpan } from "../../server/src/engine/syntax/markdown";
 
 // markdown-it is the renderer of VS Code's Markdown preview (installed with @vscode/vsce).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -37,6 +38,15 @@ function elements(html: string): Set<string> {
   return new Set([...html.matchAll(/<([a-zA-Z][a-zA-Z0-9]*)/g)].map((m) => m[1].toLowerCase()));
 }
 
+/** The text of each inline code element (a code block's `<code>` has a class), decoded. */
+function inlineCode(html: string): string[] {
+  return [...html.matchAll(/<code>([^<]*)<\/code>/g)].map((m) => decodeHtml(m[1]));
+}
+
+function decodeHtml(text: string): string {
+  return text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
+}
+
 const REVIEW_ELEMENTS = new Set(["h1", "h2", "h3", "p", "strong", "code", "pre", "table", "thead", "tbody", "tr", "th", "td", "ul", "li", "em"]);
 
 describe("review of a hostile DAG", () => {
@@ -58,6 +68,15 @@ describe("review of a hostile DAG", () => {
     assert.ok(html.includes("&lt;img src=x onerror=alert(1)&gt;"));
     assert.ok(html.includes("&lt;script&gt;"));
   });
+
+  test("shows the DAG's code in the prose with its backticks, each piece in one code span", () => {
+    const spans = inlineCode(html);
+    for (const text of [
+      'task_state_store.delete("a`](command:workbench.action.terminal.new)<img src=x onerror=alert(1)>`.b")',
+      'Asset("``[x](command:evil2)<b>bold</b>`")',
+      "f\"{'`'}[click](command:evil)`<script>...",
+    ]) assert.ok(spans.includes(text), `${text} not among ${JSON.stringify(spans)}`);
+  });
 });
 
 describe("DAG text in Markdown", () => {
@@ -66,7 +85,7 @@ describe("DAG text in Markdown", () => {
   test("a code span shows its text exactly, whatever backticks it holds", () => {
     for (const text of texts) {
       const rendered = renderer.renderInline(codeSpan(text));
-      const shown = rendered.replace(/^<code>|<\/code>$/g, "").replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&amp;/g, "&");
+      const shown = decodeHtml(rendered.replace(/^<code>|<\/code>$/g, ""));
       assert.equal(shown, text.replace(/\n/g, " "), `${JSON.stringify(text)} → ${rendered}`);
     }
   });

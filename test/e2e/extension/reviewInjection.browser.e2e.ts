@@ -54,11 +54,16 @@ suite("Review of a hostile DAG in the Markdown preview", () => {
     const commandLinks = elements.filter((element) => Object.values(element.attributes).some((value) => /command:|onerror|alert\(/i.test(value)));
     assert.deepEqual(commandLinks.map(describe), [], "no attribute carries the DAG's command: URIs or handlers");
 
-    // In the prose (the fix titles), the DAG's HTML and links read as the DAG spells them. Not its
-    // backticks there: rule messages wrap DAG code in single backticks, so one inside still closes the
-    // span and is lost from the text (what follows is escaped prose, not Markdown).
-    assert.match(lineStarting(text, "Fix (unsafe: changes behaviour; review it): Replace with "), /\(command:workbench\.action\.quit\)<img src=x onerror=alert\(1\)>/);
-    assert.match(lineStarting(text, "Fix (unsafe: changes behaviour; review it): Add "), /\[open\]\(command:workbench\.action\.terminal\.new\)<b>bold<\/b>/);
+    // In the prose (the fix titles), the DAG's code reads exactly as the DAG spells it, backticks,
+    // HTML and links included: each piece is one code span fenced longer than any backtick run in it.
+    assert.equal(
+      lineStarting(text, "Fix (unsafe: changes behaviour; review it): Replace with "),
+      'Fix (unsafe: changes behaviour; review it): Replace with task_state_store.delete("a`](command:workbench.action.quit)<img src=x onerror=alert(1)>`.b")',
+    );
+    assert.equal(
+      lineStarting(text, "Fix (unsafe: changes behaviour; review it): Add "),
+      'Fix (unsafe: changes behaviour; review it): Add Asset("``[open](command:workbench.action.terminal.new)<b>bold</b>`") to the task\'s outlets=',
+    );
     // In the before/after code blocks, exactly, backticks included.
     assert.ok(text.includes(`task_state_store.set('k\`<a href="command:workbench.action.quit">quit</a>\`/', datetime.now())`), text);
     assert.ok(text.includes('task_state_store.delete("a`](command:workbench.action.quit)<img src=x onerror=alert(1)>`.b")'), text);

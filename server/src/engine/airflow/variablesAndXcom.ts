@@ -16,6 +16,7 @@ import { CallInfo, FunctionInfo, SemanticModel, semanticModel } from "./model";
 import { ResumableOperators } from "./resumableOperators";
 import { ownDescendants } from "../python/controlFlow";
 import { isNumberLiteral, plainString, stringLiteral, unparenthesize, variableReferences } from "../syntax/nodes";
+import { codeSpan } from "../syntax/markdown";
 
 export type TaskBodyKind = "taskflow" | "python-callable" | "execute";
 
@@ -284,7 +285,7 @@ function isConstant(model: SemanticModel, node: SyntaxNode | undefined, depth = 
 
 /** The key's calls after the first, which a finding on the first shows as its other places. */
 export function laterCalls(state: VariableState): { message: string; nodes: SyntaxNode[] } {
-  return { message: `Another \`Variable\` call of \`${state.key.text}\` in this task`, nodes: state.calls.slice(1).map((c) => c.call.node) };
+  return { message: `Another \`Variable\` call of ${codeSpan(state.key.text)} in this task`, nodes: state.calls.slice(1).map((c) => c.call.node) };
 }
 
 function booleanLiteral(node: SyntaxNode | undefined): boolean | undefined {

@@ -11,6 +11,7 @@
  */
 import * as path from "node:path";
 import { PythonDocument } from "../syntax/document";
+import { codeSpan } from "../syntax/markdown";
 import { applyEdits } from "../fixes/edits";
 import { AnalysisContext } from "../context";
 import { check, enabledRules, LintOptions } from "../linter";
@@ -309,15 +310,6 @@ function fenceFor(code: string): string {
 // Markdown: a link to a `command:` URI or raw HTML in the rendered review. Text outside the code
 // spans (as CommonMark finds them) is escaped, so nothing in it is a link, an HTML tag or an entity.
 
-/** A code span holding `text` exactly: fenced with a backtick run longer than any inside it. */
-export function codeSpan(text: string): string {
-  const flat = text.replace(/[\r\n]+/g, " ");
-  const fence = "`".repeat(longestBacktickRun(flat) + 1);
-  // A space on each side keeps a backtick at either end from joining the fence (CommonMark strips one).
-  const padded = flat.startsWith("`") || flat.endsWith("`") || /^ .* $/.test(flat) ? ` ${flat} ` : flat;
-  return `${fence}${padded}${fence}`;
-}
-
 /** A finding's message as a paragraph of its own: escaped as `inlineMarkdown`, and never a heading, list or quote. */
 function paragraph(text: string): string {
   const inline = inlineMarkdown(text);
@@ -346,10 +338,4 @@ export function inlineMarkdown(text: string): string {
 
 function escapeProse(text: string): string {
   return text.replace(/[\\[\]<>&]/g, (c) => (c === "<" ? "&lt;" : c === ">" ? "&gt;" : c === "&" ? "&amp;" : `\\${c}`));
-}
-
-function longestBacktickRun(text: string): number {
-  let longest = 0;
-  for (const match of text.matchAll(/`+/g)) longest = Math.max(longest, match[0].length);
-  return longest;
 }

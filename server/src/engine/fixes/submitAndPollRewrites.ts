@@ -13,6 +13,7 @@ import { Task } from "../airflow/dependencies";
 import { SemanticModel } from "../airflow/model";
 import { SubmitAndPoll } from "../airflow/submitAndPoll";
 import { Fix, TextEdit } from "../types";
+import { codeSpan } from "../syntax/markdown";
 
 export type CollapsedForm = "deferrable" | "durable";
 
@@ -27,10 +28,10 @@ export function collapseSplit(model: SemanticModel, split: SubmitAndPoll, form: 
   const waitKeyword = `${split.noWait.name}=True`;
   const what =
     form === "deferrable"
-      ? `one deferrable task (\`deferrable=True, ${waitKeyword}\`; needs a Triggerer)`
+      ? `one deferrable task (${codeSpan(`deferrable=True, ${waitKeyword}`)}; needs a Triggerer)`
       : split.durable
-        ? `one durable task (\`${waitKeyword}, durable=True\`)`
-        : `one task that waits (\`${waitKeyword}\`)`;
+        ? `one durable task (${codeSpan(`${waitKeyword}, durable=True`)})`
+        : `one task that waits (${codeSpan(waitKeyword)})`;
   return {
     title: `Fold ${taskName(wait)} into ${taskName(split.submit)}: ${what}`,
     safe: false,
@@ -41,8 +42,8 @@ export function collapseSplit(model: SemanticModel, split: SubmitAndPoll, form: 
 
 /** `submit_run`, or the task id when the task has no name. */
 export function taskName(task: Task): string {
-  if (task.binding) return `\`${task.binding.name}\``;
-  return task.taskId !== undefined ? `\`${task.taskId}\`` : "the task";
+  if (task.binding) return codeSpan(task.binding.name);
+  return task.taskId !== undefined ? codeSpan(task.taskId) : "the task";
 }
 
 function keywordEdits(model: SemanticModel, split: SubmitAndPoll, form: CollapsedForm): TextEdit[] | undefined {

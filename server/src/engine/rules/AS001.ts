@@ -1,5 +1,6 @@
 import { Rule } from "./rule";
 import { SyntaxNode } from "../syntax/parser";
+import { codeSpan } from "../syntax/markdown";
 
 /**
  * ## What it does
@@ -68,9 +69,9 @@ export const AS001: Rule = {
 
 /** What the parser could not read, said in a sentence. */
 function where(error: SyntaxNode, shown: string): string {
-  if (error.isMissing) return `\`${error.type}\` is missing here.`;
+  if (error.isMissing) return `${codeSpan(error.type)} is missing here.`;
   const snippet = shown.trim();
-  return snippet === "" ? "The parser cannot read the code from here." : `The parser cannot read \`${snippet.length > 40 ? `${snippet.slice(0, 40)}…` : snippet}\`.`;
+  return snippet === "" ? "The parser cannot read the code from here." : `The parser cannot read ${codeSpan(snippet.length > 40 ? `${snippet.slice(0, 40)}…` : snippet)}.`;
 }
 
 /**

@@ -7,6 +7,7 @@ import { unparenthesize } from "../syntax/nodes";
 import { SemanticModel, StoreCall, writtenMethod } from "../airflow/model";
 import { classDecorators, isNonJson, NonJsonKind, passesJsonDumps, ValuePart, valueParts } from "../airflow/valueKind";
 import { Fix } from "../types";
+import { codeSpan } from "../syntax/markdown";
 
 interface KindText {
   /** The value as a noun phrase, lower-case: "a `datetime`". */
@@ -135,15 +136,15 @@ function textFor(model: SemanticModel, part: ValuePart): KindText {
   const kind = part.kind as NonJsonKind;
   if (kind === "non-str-key") {
     const key = part.key!;
-    const type = `${part.keyType === "int" ? "an" : "a"} \`${part.keyType}\``;
-    const asString = part.keyType === "int" && /^\d{1,20}$/.test(key.text) ? `, e.g. \`"${key.text}"\`` : "";
+    const type = `${part.keyType === "int" ? "an" : "a"} ${codeSpan(part.keyType!)}`;
+    const asString = part.keyType === "int" && /^\d{1,20}$/.test(key.text) ? `, e.g. ${codeSpan(`"${key.text}"`)}` : "";
     return { noun: `a dict with ${type} key`, advice: `JSON object keys are strings: write the key as one${asString}` };
   }
   if (kind !== "instance") return KINDS[kind];
   const name = part.cls?.name ?? "this class";
   const dataclass = !!part.cls && classDecorators(model, part.cls).includes("dataclasses.dataclass");
   return {
-    noun: `an instance of \`${name}\``,
+    noun: `an instance of ${codeSpan(name)}`,
     advice: dataclass
       ? "Store a dict of its fields, e.g. `dataclasses.asdict(...)`, and rebuild the object after `get`"
       : "Store a dict of its fields and rebuild the object after `get`",
@@ -152,7 +153,7 @@ function textFor(model: SemanticModel, part: ValuePart): KindText {
 
 function messageFor(model: SemanticModel, call: StoreCall, part: ValuePart): string {
   const { noun, advice } = textFor(model, part);
-  const subject = part.via ? `\`${part.via.text}\` holds ${noun}, not` : `${capitalize(noun)} is not`;
+  const subject = part.via ? `${codeSpan(part.via.text)} holds ${noun}, not` : `${capitalize(noun)} is not`;
   const method = writtenMethod(call);
   // The asset store's size check (`max_value_storage_bytes` > 0, the default) runs `json.dumps` before the validation.
   const dumpsFirst = call.store.kind === "asset" && !passesJsonDumps(part);
@@ -160,7 +161,7 @@ function messageFor(model: SemanticModel, call: StoreCall, part: ValuePart): str
   const note = dumpsFirst
     ? " (The `TypeError` comes from the size check's `json.dumps`; with `max_value_storage_bytes = 0` it is pydantic's `ValidationError`.)"
     : " (pydantic's `ValidationError`: \"input was not a valid JSON value\".)";
-  return `${subject} a JSON value: this \`${method}\` raises ${raised} when the task runs. ${advice}.${note}`;
+  return `${subject} a JSON value: this ${codeSpan(method)} raises ${raised} when the task runs. ${advice}.${note}`;
 }
 
 function fixFor(model: SemanticModel, part: ValuePart): Fix | undefined {

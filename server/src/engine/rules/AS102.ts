@@ -1,6 +1,7 @@
 import { replaceNode } from "../fixes/edits";
 import { Rule } from "./rule";
 import { mentionsStore } from "./textGates";
+import { codeSpan } from "../syntax/markdown";
 
 /**
  * ## What it does
@@ -51,7 +52,7 @@ export const AS102: Rule = {
         message: "Storing `None` raises `ValueError` at run time; delete the key instead to forget it.",
         fix: deletion
           ? {
-              title: `Replace with \`${deletion}\``,
+              title: `Replace with ${codeSpan(deletion)}`,
               safe: false,
               kind: "quickfix",
               edits: [replaceNode(call.node, deletion)],

@@ -6,6 +6,7 @@ import { mentionsStore } from "./textGates";
 import { SemanticModel } from "../airflow/model";
 import { isNumberLiteral, plainString, stringLiteral, unparenthesize } from "../syntax/nodes";
 import { Fix } from "../types";
+import { codeSpan } from "../syntax/markdown";
 
 /**
  * ## What it does
@@ -68,7 +69,7 @@ export const AS103: Rule = {
       if (!constant) continue;
       const fix = fixFor(model, retention.value, constant, call.node);
       const advice = fix
-        ? `Use \`retention=${fix.replacement}\`${constant.value === 0 ? " to keep the key forever" : ""}.`
+        ? `Use ${codeSpan(`retention=${fix.replacement}`)}${constant.value === 0 ? " to keep the key forever" : ""}.`
         : constant.value !== undefined && constant.value < 0
           ? "Pass a positive `timedelta`, or `NEVER_EXPIRE` to keep the key forever."
           : "Pass a `timedelta`, e.g. `timedelta(days=7)`.";
@@ -154,8 +155,8 @@ function numericValue(model: SemanticModel, node: SyntaxNode, depth = 0): number
 function describe(value: SyntaxNode, constant: Constant): string {
   const written = unparenthesize(value);
   const text = constant.node.text.length > 40 ? `${constant.node.text.slice(0, 37)}...` : constant.node.text;
-  const what = `the ${constant.kind} \`${text}\``;
-  return written.type === "identifier" ? `\`${written.text}\`, ${what},` : what;
+  const what = `the ${constant.kind} ${codeSpan(text)}`;
+  return written.type === "identifier" ? `${codeSpan(written.text)}, ${what},` : what;
 }
 
 type Unit = "weeks" | "days" | "hours" | "minutes" | "seconds" | "milliseconds";
@@ -197,7 +198,7 @@ function fixFor(model: SemanticModel, value: SyntaxNode, constant: Constant, cal
     return {
       replacement: imported.reference,
       fix: {
-        title: `Replace with \`retention=${imported.reference}\` (reads 0 as "never expire", as in \`default_retention_days\`)`,
+        title: `Replace with ${codeSpan(`retention=${imported.reference}`)} (reads 0 as "never expire", as in \`default_retention_days\`)`,
         safe: false,
         kind: "quickfix",
         edits: [replaceNode(value, imported.reference), ...imported.edits],
@@ -214,6 +215,6 @@ function fixFor(model: SemanticModel, value: SyntaxNode, constant: Constant, cal
   const reading = named ? `reads ${name} as ${unit}, from its name` : `reads ${name ?? amount} as ${unit}`;
   return {
     replacement,
-    fix: { title: `Replace with \`retention=${replacement}\` (${reading})`, safe: false, kind: "quickfix", edits: [replaceNode(value, replacement), ...imported.edits] },
+    fix: { title: `Replace with ${codeSpan(`retention=${replacement}`)} (${reading})`, safe: false, kind: "quickfix", edits: [replaceNode(value, replacement), ...imported.edits] },
   };
 }

@@ -2,6 +2,7 @@ import { removeArgument } from "../fixes/edits";
 import { Rule } from "./rule";
 import { writtenMethod } from "../airflow/model";
 import { mentionsStore } from "./textGates";
+import { codeSpan } from "../syntax/markdown";
 
 /**
  * ## What it does
@@ -53,7 +54,7 @@ export const AS104: Rule = {
       report({
         node: retention.node,
         message:
-          `The asset state store has no expiry: \`${writtenMethod(call)}\` takes no \`retention\` and raises \`TypeError\` at run time. ` +
+          `The asset state store has no expiry: ${codeSpan(writtenMethod(call))} takes no \`retention\` and raises \`TypeError\` at run time. ` +
           "Drop the argument (the value is kept until deleted), or use `task_state_store` if it should expire.",
         fix: {
           title: "Remove `retention=` (the value is then kept until deleted)",

@@ -4,6 +4,7 @@ import { capitalize } from "./messageText";
 import { mentionsAny, mentionsStore } from "./textGates";
 import { StoreCall, writtenMethod } from "../airflow/model";
 import { isNumberLiteral, stringLiteral, unparenthesize } from "../syntax/nodes";
+import { codeSpan } from "../syntax/markdown";
 
 /** The `key` column of the state store tables (code: `String(512)`). */
 const MAX_KEY_LENGTH = 512;
@@ -65,11 +66,11 @@ export const AS105: Rule = {
       const nonString = nonStringKind(resolved);
       if (nonString) {
         const name = throughName(call.key, resolved);
-        const holds = name ? ` (\`${name}\` holds \`${shorten(resolved.text)}\`)` : "";
+        const holds = name ? ` (${codeSpan(name)} holds ${codeSpan(shorten(resolved.text))})` : "";
         report({
           node: call.key,
           severity: "error",
-          message: `This key is ${nonString}${holds}, not a \`str\`: the \`${writtenMethod(call)}\` raises \`pydantic.ValidationError\` when the task runs. ${advice(resolved)}`,
+          message: `This key is ${nonString}${holds}, not a \`str\`: the ${codeSpan(writtenMethod(call))} raises \`pydantic.ValidationError\` when the task runs. ${advice(resolved)}`,
         });
         continue;
       }
@@ -90,9 +91,9 @@ export const AS105: Rule = {
 
 /** "the key `\"a.b\"`", or "`KEY` (the key `\"a.b\"`)" when it is written through a name. */
 function subjectOf(written: SyntaxNode, resolved: SyntaxNode): string {
-  const literal = resolved.text.includes("\n") ? "the key" : `the key \`${shorten(resolved.text)}\``;
+  const literal = resolved.text.includes("\n") ? "the key" : `the key ${codeSpan(shorten(resolved.text))}`;
   const name = throughName(written, resolved);
-  return name ? `\`${name}\` (${literal})` : literal;
+  return name ? `${codeSpan(name)} (${literal})` : literal;
 }
 
 /** The name the key is written through, when it is not written in the call itself. */
@@ -143,7 +144,7 @@ function numberKind(written: string): string {
 /** How the message suggests writing a non-string key: the number as a string. */
 function advice(node: SyntaxNode): string {
   const text = isNumberLiteral(node) && /^\d+$/.test(node.text) ? node.text : undefined;
-  return text !== undefined && /^[\w-]{1,40}$/.test(text) ? `Write it as a string: \`"${text}"\`.` : "Name the entry with a short descriptive string.";
+  return text !== undefined && /^[\w-]{1,40}$/.test(text) ? `Write it as a string: ${codeSpan(`"${text}"`)}.` : "Name the entry with a short descriptive string.";
 }
 
 function tooLongMessage(call: StoreCall, subject: string, text: KeyText, length: number): string {
@@ -151,16 +152,16 @@ function tooLongMessage(call: StoreCall, subject: string, text: KeyText, length:
   const consequence =
     call.method === "set"
       ? `writing it fails in the metadata database when the task runs`
-      : `no entry can be stored under it, so \`${writtenMethod(call)}\` never finds one`;
+      : `no entry can be stored under it, so ${codeSpan(writtenMethod(call))} never finds one`;
   return `${capitalize(subject)} is ${size}: ${consequence}. The state store's key column holds at most ${MAX_KEY_LENGTH}; use a short descriptive key, and keep long identifiers in the value.`;
 }
 
 function separatorMessage(subject: string, text: KeyText, characters: string[]): string {
-  const found = characters.map((c) => `\`${c}\``).join(" and ");
+  const found = characters.map((c) => codeSpan(c)).join(" and ");
   const why = characters.includes("/")
     ? "read as namespaces or paths, and a `/` must be percent-encoded in the REST API's `.../state-store/{key}` URLs"
     : "read as namespaces or paths";
-  const example = text.complete && /^[\w./-]{1,60}$/.test(text.literal) ? `, e.g. \`"${text.literal.replace(/[./]+/g, "_")}"\`` : "";
+  const example = text.complete && /^[\w./-]{1,60}$/.test(text.literal) ? `, e.g. ${codeSpan(`"${text.literal.replace(/[./]+/g, "_")}"`)}` : "";
   return `${capitalize(subject)} contains ${found}: it works, but Airflow's guidance asks for keys without dots or slashes. They ${why}; use \`_\` instead${example}.`;
 }
 

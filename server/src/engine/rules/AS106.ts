@@ -5,6 +5,7 @@ import { mentionsAny } from "./textGates";
 import { FunctionInfo, SemanticModel } from "../airflow/model";
 import { callArguments, plainString, unparenthesize } from "../syntax/nodes";
 import { Fix } from "../types";
+import { codeSpan } from "../syntax/markdown";
 
 /** Context keys from AIP-103's development that never shipped, and the names Airflow 3.3 uses. */
 const SHIPPED_NAME: Readonly<Record<string, string>> = {
@@ -83,7 +84,7 @@ export const AS106: Rule = {
       const newName = SHIPPED_NAME[oldName];
       report({
         node: read,
-        message: `\`${read.text}\` raises \`KeyError\` on Airflow 3.3: \`${oldName}\` is a development name that never shipped. The store is \`${context.text}["${newName}"]\`.`,
+        message: `${codeSpan(read.text)} raises \`KeyError\` on Airflow 3.3: ${codeSpan(oldName)} is a development name that never shipped. The store is ${codeSpan(`${context.text}["${newName}"]`)}.`,
         fix: renameKey(key, newName, true),
       });
     }
@@ -97,7 +98,7 @@ export const AS106: Rule = {
       const returns = args.positional.length > 1 || args.keywords.has("default") ? "its default" : "`None`";
       report({
         node: read,
-        message: `\`${read.text}\` returns ${returns} on Airflow 3.3, so the store is never reached. \`${oldName}\` is a development name that never shipped; read \`"${newName}"\` instead.`,
+        message: `${codeSpan(read.text)} returns ${returns} on Airflow 3.3, so the store is never reached. ${codeSpan(oldName)} is a development name that never shipped; read ${codeSpan(`"${newName}"`)} instead.`,
         fix: renameKey(key, newName, false),
       });
     }
@@ -123,7 +124,7 @@ function hasOldKeyString(model: SemanticModel, text: string): boolean {
 function renameKey(key: SyntaxNode, newName: string, safe: boolean): Fix | undefined {
   const content = key.namedChildren.find((c) => c.type === "string_content");
   if (!content) return undefined;
-  return { title: `Use \`${newName}\``, safe, kind: "quickfix", edits: [replaceNode(content, newName)] };
+  return { title: `Use ${codeSpan(newName)}`, safe, kind: "quickfix", edits: [replaceNode(content, newName)] };
 }
 
 /** `context["task_state"] = ...`: a write, after which the key exists. */

@@ -2,6 +2,7 @@ import { Rule } from "./rule";
 import { mentionsStore } from "./textGates";
 import { valueParts } from "../airflow/valueKind";
 import { writtenMethod } from "../airflow/model";
+import { codeSpan } from "../syntax/markdown";
 
 /**
  * ## What it does
@@ -72,13 +73,13 @@ export const AS107: Rule = {
         }
         // Inside a tuple or a dict with a non-string key the value fails on that container (AS101).
         if (part.insideRefused) continue;
-        const value = `\`${part.nonFinite ?? "NaN"}\``;
+        const value = codeSpan(part.nonFinite ?? "NaN");
         const method = writtenMethod(call);
         const what = part.via
-          ? `\`${part.via.text}\` holds ${value} in a list or dict: it is stored as \`null\` without an error, and the number is lost.`
+          ? `${codeSpan(part.via.text)} holds ${value} in a list or dict: it is stored as \`null\` without an error, and the number is lost.`
           : part.nested
             ? `${value} nested in this value is stored as \`null\` without an error: the number is lost.`
-            : `${value} is sent to Airflow as \`null\`, which it refuses: this \`${method}\` fails when the task runs.`;
+            : `${value} is sent to Airflow as \`null\`, which it refuses: this ${codeSpan(method)} fails when the task runs.`;
         report({
           node: part.via ?? part.node,
           message: `${what} Check the number with \`math.isfinite()\` and leave it out, or store a finite number instead.`,

@@ -5,6 +5,7 @@ import { mentionsStore } from "./textGates";
 import { FunctionInfo, Parameter, SemanticModel } from "../airflow/model";
 import { callArguments, plainString, unparenthesize, variableReferences } from "../syntax/nodes";
 import { Fix, TextEdit } from "../types";
+import { codeSpan } from "../syntax/markdown";
 
 /**
  * ## What it does
@@ -75,8 +76,8 @@ export const AS201: Rule = {
       const storeRead = body ? variableReferences(body, splat.name).map(readThrough).find((r) => r?.key === STORE) : undefined;
       const name = splat.name;
       const message = storeRead
-        ? `\`${storeRead.node.text}\` ${storeRead.node.type === "subscript" ? "raises `KeyError`" : "returns `None`"} when the task runs: \`**${name}\` never holds the asset store. Airflow passes the store to the \`${STORE}\` parameter; use it, and declare the other context keys the task reads as parameters instead of \`**${name}\`.`
-        : `\`**${name}\` never holds the asset store: a helper handed \`${name}\` to reach it gets \`KeyError\`. Airflow passes the store to the \`${STORE}\` parameter, and the guidance asks for explicit parameters with it; declare the context keys the task reads (\`ds=None\`) instead of \`**${name}\`.`;
+        ? `${codeSpan(storeRead.node.text)} ${storeRead.node.type === "subscript" ? "raises `KeyError`" : "returns `None`"} when the task runs: ${codeSpan(`**${name}`)} never holds the asset store. Airflow passes the store to the ${codeSpan(STORE)} parameter; use it, and declare the other context keys the task reads as parameters instead of ${codeSpan(`**${name}`)}.`
+        : `${codeSpan(`**${name}`)} never holds the asset store: a helper handed ${codeSpan(name)} to reach it gets \`KeyError\`. Airflow passes the store to the ${codeSpan(STORE)} parameter, and the guidance asks for explicit parameters with it; declare the context keys the task reads (\`ds=None\`) instead of ${codeSpan(`**${name}`)}.`;
       // Without a read of the store through the dictionary nothing fails yet: information, not a warning.
       report({ node: splat.node, message, severity: storeRead ? undefined : "info", fix: reads ? explicitParametersFix(model, fn, splat, reads) : undefined });
     }
@@ -145,7 +146,7 @@ function explicitParametersFix(model: SemanticModel, fn: FunctionInfo, splat: Pa
   const parameters = added.map((key) => `${key}=None`).join(", ");
   edits.push(added.length > 0 ? replaceNode(splat.node, parameters) : removeArgument(splat.node));
   return {
-    title: added.length > 0 ? `Replace \`**${splat.name}\` with \`${parameters}\`` : `Remove \`**${splat.name}\``,
+    title: added.length > 0 ? `Replace ${codeSpan(`**${splat.name}`)} with ${codeSpan(parameters)}` : `Remove ${codeSpan(`**${splat.name}`)}`,
     safe: false,
     kind: "quickfix",
     edits,

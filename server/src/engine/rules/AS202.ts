@@ -5,6 +5,7 @@ import { mentionsStore } from "./textGates";
 import { AssetReference, assetReference, assetTextAt, storeEntries, storeHolds, TaskDeclaration, taskDeclarations } from "../airflow/assets";
 import { FunctionInfo, SemanticModel } from "../airflow/model";
 import { Fix, TextEdit } from "../types";
+import { codeSpan } from "../syntax/markdown";
 
 /**
  * ## What it does
@@ -79,7 +80,7 @@ export const AS202: Rule = {
       const verdicts = declarations.map((d) => storeHolds(d, asset));
       if (verdicts.includes("unknown") || !verdicts.includes("different")) continue;
       const missing = declarations.filter((_, i) => verdicts[i] === "different");
-      const named = store.asset.text.length <= 40 ? `\`${store.asset.text}\`` : "this asset";
+      const named = store.asset.text.length <= 40 ? codeSpan(store.asset.text) : "this asset";
       const declaresNone = missing.every((d) => storeEntries(d).length === 0);
       report({
         node: subscript,
@@ -107,8 +108,9 @@ function addAssetFix(model: SemanticModel, fn: FunctionInfo, subscript: SyntaxNo
     if (!added) return undefined;
     edits.push(...added);
   }
+  if (assetText === undefined) return undefined;
   return {
-    title: `Add \`${assetText}\` to the task's \`${keyword}=\``,
+    title: `Add ${codeSpan(assetText)} to the task's ${codeSpan(`${keyword}=`)}`,
     safe: keyword === "inlets" && storeAlwaysIndexed(model, fn),
     kind: "quickfix",
     edits,

@@ -5,6 +5,7 @@ import { AssetReference, assetReference, assetTextAt, compareAssets, onlyAsset, 
 import { FunctionInfo, SemanticModel, StoreCall, writtenMethod } from "../airflow/model";
 import { plainString } from "../syntax/nodes";
 import { Fix } from "../types";
+import { codeSpan } from "../syntax/markdown";
 
 /**
  * ## What it does
@@ -65,12 +66,12 @@ export const AS203: Rule = {
       if (!none && !several) continue;
       const receiver = call.node.childForFieldName("function")!.childForFieldName("object")!;
       const method = writtenMethod(call);
-      const shown = receiver.text.length <= 40 ? `\`${receiver.text}.${method}(...)\`` : `\`${method}(...)\` on the asset store`;
+      const shown = receiver.text.length <= 40 ? codeSpan(`${receiver.text}.${method}(...)`) : `${codeSpan(`${method}(...)`)} on the asset store`;
       report({
         node: call.node,
         message: none
           ? `${shown} raises \`ValueError\` at run time: this task has no concrete inlet or outlet. The store cannot tell which asset is meant; declare the asset in \`outlets=\` (or \`inlets=\`) and index the store with it.`
-          : `${shown} raises \`ValueError\` at run time: this task has ${several!.min === several!.max ? several!.min : `at least ${several!.min}`} concrete inlets and outlets. The store cannot tell which one is meant; index it with the asset: \`${receiver.text}[ASSET].${method}(...)\`.`,
+          : `${shown} raises \`ValueError\` at run time: this task has ${several!.min === several!.max ? several!.min : `at least ${several!.min}`} concrete inlets and outlets. The store cannot tell which one is meant; index it with the asset: ${codeSpan(`${receiver.text}[ASSET].${method}(...)`)}.`,
         fix: none ? undefined : indexFix(model, call, call.function),
       });
     }
@@ -101,7 +102,7 @@ function indexFix(model: SemanticModel, call: StoreCall, fn: FunctionInfo): Fix 
   if (!assetText) return undefined;
   const store = call.store.node;
   return {
-    title: `Index the store with \`${assetText}\` (${reason})`,
+    title: `Index the store with ${codeSpan(assetText)} (${reason})`,
     safe: false,
     kind: "quickfix",
     edits: [replaceNode(store, `${store.text}[${assetText}]`)],

@@ -6,6 +6,7 @@ import { mappingOf, TaskMapping } from "../airflow/taskMapping";
 import { FunctionInfo, SemanticModel, StoreCall } from "../airflow/model";
 import { plainString, stringLiteral, unparenthesize } from "../syntax/nodes";
 import { Fix } from "../types";
+import { codeSpan } from "../syntax/markdown";
 
 /**
  * ## What it does
@@ -75,7 +76,7 @@ export const AS204: Rule = {
         node: call.key,
         message:
           `Every index of this mapped task ${call.method === "set" ? "writes" : "deletes"} the asset store key "${key}": the last writer wins. ` +
-          `The indices share the asset's store; give each index its own key (\`${suggestion}\`) or let one index write it.`,
+          `The indices share the asset's store; give each index its own key (${codeSpan(suggestion)}) or let one index write it.`,
         fix: fix?.fix,
       });
     }
@@ -123,7 +124,7 @@ function perIndexKeyFix(key: SyntaxNode, parameter: string): { newKey: string; f
     text = `${prefix}f${quote}${escapeBraces(literal.value)}_{${parameter}}${quote}`;
   }
   if (!text) return undefined;
-  return { newKey: text, fix: { title: `Use the per-index key \`${text}\``, safe: false, kind: "quickfix", edits: [replaceNode(key, text)] } };
+  return { newKey: text, fix: { title: `Use the per-index key ${codeSpan(text)}`, safe: false, kind: "quickfix", edits: [replaceNode(key, text)] } };
 }
 
 function escapeBraces(text: string): string {

@@ -4,6 +4,7 @@ import { Rule } from "./rule";
 import { SemanticModel } from "../airflow/model";
 import { callArguments } from "../syntax/nodes";
 import { Fix } from "../types";
+import { codeSpan } from "../syntax/markdown";
 
 const UTCNOW = "datetime.datetime.utcnow";
 
@@ -87,7 +88,7 @@ function fixFor(model: SemanticModel, call: SyntaxNode, safe: boolean): Fix | un
   const timezone = ensureImported(model, "datetime", "timezone", call);
   const replacement = `${receiver.text}.now(tz=${timezone.reference}.utc)`;
   return {
-    title: `Replace with \`${replacement}\``,
+    title: `Replace with ${codeSpan(replacement)}`,
     safe,
     kind: "quickfix",
     edits: [replaceNode(call, replacement), ...timezone.edits],

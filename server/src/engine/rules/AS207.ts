@@ -4,6 +4,7 @@ import { StoreCall } from "../airflow/model";
 import { unparenthesize } from "../syntax/nodes";
 import { SyntaxNode } from "../syntax/parser";
 import { Fix } from "../types";
+import { codeSpan } from "../syntax/markdown";
 
 /** Arguments whose value dropping them cannot take away: literals and names. */
 const INERT = new Set(["string", "concatenated_string", "integer", "float", "true", "false", "none", "identifier"]);
@@ -65,7 +66,7 @@ export const AS207: Rule = {
       if (!args || (call.args.positional.length === 0 && call.args.keywords.size === 0)) continue;
       const allIndices = call.args.keywords.get("all_map_indices");
       const meansEveryIndex = allIndices !== undefined && model.resolveValue(allIndices.value).type !== "false";
-      const what = meansEveryIndex ? `\`${allIndices!.node.text}\`` : "this call";
+      const what = meansEveryIndex ? codeSpan(allIndices!.node.text) : "this call";
       report({
         start: args.start,
         end: args.end,

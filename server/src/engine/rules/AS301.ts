@@ -6,6 +6,7 @@ import { Report, Rule } from "./rule";
 import { ClassInfo, SemanticModel } from "../airflow/model";
 import { DEFAULT_EXTERNAL_ID_KEY, EXTERNAL_ID_KEY, isAirflowBaseOperator, isResumableJobMixin } from "../airflow/resumableOperators";
 import { plainString, unparenthesize } from "../syntax/nodes";
+import { codeSpan } from "../syntax/markdown";
 
 /**
  * ## What it does
@@ -395,15 +396,15 @@ function diagnostic(group: KeyChange[], text: string): Report {
   const [first] = group;
   const { cls, now, before, site } = first;
   const committed = literalText(before);
-  const names = group.map((c) => `\`${c.cls.name}\``);
+  const names = group.map((c) => codeSpan(c.cls.name));
   const classes = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0];
-  const renamed = `\`external_id_key\` is no longer the committed key \`${before.value}\`${origin(before, cls, "")}: in-flight retries of ${classes} submit a duplicate job.`;
+  const renamed = `\`external_id_key\` is no longer the committed key ${codeSpan(before.value)}${origin(before, cls, "")}: in-flight retries of ${classes} submit a duplicate job.`;
   const stored = "Task instances that already submitted a job stored its id under that key";
   if (site.kind === "replace") {
     const restored = `${constantName(site.node) ?? ATTRIBUTE} = ${committed}`;
     return {
       node: site.node,
-      message: `${renamed} ${stored}, and their retries find nothing under \`${now.value}\`. Restore \`${restored}\`.`,
+      message: `${renamed} ${stored}, and their retries find nothing under ${codeSpan(now.value)}. Restore ${codeSpan(restored)}.`,
       fix: { title: `Restore the committed key ${committed}`, safe: false, kind: "quickfix", edits: [replaceNode(site.node, committed)] },
     };
   }
@@ -411,7 +412,7 @@ function diagnostic(group: KeyChange[], text: string): Report {
   const edit = insertFirstInClassBody(cls, statement, text);
   return {
     node: cls.nameNode,
-    message: `${renamed} ${stored}, and their retries find nothing under \`${now.value}\`${origin(now, cls, "now ")}. Set \`${statement}\` in \`${cls.name}\`${before.definer?.name === cls.name ? " again" : ""}.`,
+    message: `${renamed} ${stored}, and their retries find nothing under ${codeSpan(now.value)}${origin(now, cls, "now ")}. Set ${codeSpan(statement)} in ${codeSpan(cls.name)}${before.definer?.name === cls.name ? " again" : ""}.`,
     fix: edit && { title: `Set ${statement} in ${cls.name}`, safe: false, kind: "quickfix", edits: [edit] },
   };
 }
@@ -419,7 +420,7 @@ function diagnostic(group: KeyChange[], text: string): Report {
 /** " (the mixin's default)" or " (inherited from `Base`)"; nothing for the class's own key. */
 function origin(key: KeySource, cls: ClassInfo, prefix: string): string {
   if (!key.definer) return ` (${prefix}the mixin's default)`;
-  return key.definer.name === cls.name ? "" : ` (${prefix}inherited from \`${key.definer.name}\`)`;
+  return key.definer.name === cls.name ? "" : ` (${prefix}inherited from ${codeSpan(key.definer.name)})`;
 }
 
 /** The committed string as it was written, on one line. */

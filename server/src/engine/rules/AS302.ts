@@ -6,6 +6,7 @@ import { Fix } from "../types";
 import { FunctionInfo } from "../airflow/model";
 import { ownDescendants } from "../python/controlFlow";
 import { MIXIN_PROVIDER_OPERATORS, ResumableOperators } from "../airflow/resumableOperators";
+import { codeSpan } from "../syntax/markdown";
 
 /**
  * ## What it does
@@ -74,8 +75,8 @@ export const AS302: Rule = {
         node: execute.nameNode,
         message:
           problem === "never-called"
-            ? `\`${cls.name}.execute()\` never calls \`${call}\`: a retry after a worker crash submits the job again. The job id stored by an earlier try is never read; make the body \`return ${call}\`.`
-            : `\`${cls.name}.execute()\` drops the result of \`execute_resumable\`: the task returns \`None\`, not the job's result. Make it \`return ${call}\`.`,
+            ? `${codeSpan(`${cls.name}.execute()`)} never calls ${codeSpan(call)}: a retry after a worker crash submits the job again. The job id stored by an earlier try is never read; make the body ${codeSpan(`return ${call}`)}.`
+            : `${codeSpan(`${cls.name}.execute()`)} drops the result of \`execute_resumable\`: the task returns \`None\`, not the job's result. Make it ${codeSpan(`return ${call}`)}.`,
         fix: contextName ? replaceBody(execute, `return self.execute_resumable(${contextName})`) : undefined,
       });
     }
@@ -140,7 +141,7 @@ function replaceBody(execute: FunctionInfo, statement: string): Fix | undefined 
   const last = statements[statements.length - 1];
   if (!first || !last) return undefined;
   return {
-    title: `Replace the body with \`${statement}\``,
+    title: `Replace the body with ${codeSpan(statement)}`,
     safe: false,
     kind: "quickfix",
     edits: [{ start: first.startIndex, end: last.endIndex, newText: statement }],

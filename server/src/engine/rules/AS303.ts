@@ -1,6 +1,7 @@
 import { appendMethodsToClassBody } from "../fixes/classBody";
 import { Rule } from "./rule";
 import { ABSTRACT_METHODS, MixinMethod, ResumableOperators } from "../airflow/resumableOperators";
+import { codeSpan } from "../syntax/markdown";
 
 /**
  * ## What it does
@@ -79,12 +80,12 @@ export const AS303: Rule = {
       if (verdicts.some((v) => v.defined === "unknown")) continue;
       const missing = verdicts.filter((v) => v.defined === "no").map((v) => v.method);
       if (missing.length === 0) continue;
-      const names = missing.map((m) => `\`${m.name}\``);
+      const names = missing.map((m) => codeSpan(m.name));
       const list = names.length > 1 ? `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}` : names[0];
       const edit = appendMethodsToClassBody(cls, missing.map(stub), text);
       report({
         node: cls.nameNode,
-        message: `Creating \`${cls.name}\` raises \`TypeError\`, so the DAG fails to load: ${missing.length > 1 ? `${missing.length} abstract methods` : "an abstract method"} of \`ResumableJobMixin\` ${missing.length > 1 ? "are" : "is"} missing. Implement ${list}.`,
+        message: `Creating ${codeSpan(cls.name)} raises \`TypeError\`, so the DAG fails to load: ${missing.length > 1 ? `${missing.length} abstract methods` : "an abstract method"} of \`ResumableJobMixin\` ${missing.length > 1 ? "are" : "is"} missing. Implement ${list}.`,
         fix: edit && {
           title: `Add ${missing.length > 1 ? "stubs" : "a stub"} for ${missing.map((m) => m.name).join(", ")}`,
           safe: false,

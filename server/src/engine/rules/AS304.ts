@@ -1,6 +1,7 @@
 import { replaceNode } from "../fixes/edits";
 import { Rule } from "./rule";
 import { isAirflowBaseOperator, isResumableJobMixin, ResumableOperators } from "../airflow/resumableOperators";
+import { codeSpan } from "../syntax/markdown";
 
 /**
  * ## What it does
@@ -57,7 +58,7 @@ export const AS304: Rule = {
       const superclasses = cls.node.childForFieldName("superclasses")!;
       report({
         node: superclasses,
-        message: `\`${mixin.text}\` comes after \`${operator.text}\` in the bases: Airflow documents the mixin first. That way its constructor takes \`durable\` before \`BaseOperator\`'s runs; put \`${mixin.text}\` before \`${operator.text}\`.`,
+        message: `${codeSpan(mixin.text)} comes after ${codeSpan(operator.text)} in the bases: Airflow documents the mixin first. That way its constructor takes \`durable\` before \`BaseOperator\`'s runs; put ${codeSpan(mixin.text)} before ${codeSpan(operator.text)}.`,
         fix: {
           title: `Put ${mixin.text} before ${operator.text}`,
           // Only the two swap places: a base between them would move after the mixin too.

@@ -2,6 +2,7 @@ import { SyntaxNode } from "../syntax/parser";
 import { Rule } from "./rule";
 import { ClassInfo, SemanticModel } from "../airflow/model";
 import { dictionaryEntry, providerOperatorInfo, ResumableOperators } from "../airflow/resumableOperators";
+import { codeSpan } from "../syntax/markdown";
 
 /**
  * ## What it does
@@ -49,12 +50,12 @@ export const AS305: Rule = {
     if (!model.text.includes("retries")) return;
     const resumable = ResumableOperators.of(context);
     const message = (where: string, key?: string, tasks = "the task") =>
-      `${where}: a worker crash fails ${tasks} instead of reconnecting to the running job. Without a retry the job id the mixin stores${key ? ` (under \`${key}\`)` : ""} is never read; allow at least one retry, or drop the mixin.`;
+      `${where}: a worker crash fails ${tasks} instead of reconnecting to the running job. Without a retry the job id the mixin stores${key ? ` (under ${codeSpan(key)})` : ""} is never read; allow at least one retry, or drop the mixin.`;
 
     for (const operator of resumable.operatorCallsWith("retries")) {
       const retries = operator.call.args.keywords.get("retries")!;
       const key = providerOperatorInfo(operator.className)?.externalIdKey;
-      if (isZero(model, retries.value)) report({ node: retries.node, message: message(`\`retries=0\` on this \`${shortName(operator.className)}\` task`, key) });
+      if (isZero(model, retries.value)) report({ node: retries.node, message: message(`\`retries=0\` on this ${codeSpan(shortName(operator.className))} task`, key) });
     }
     const reported = new Set<number>();
     // Finding the DAGs resolves every call of the file: only worth it when some DAG has default_args.
@@ -70,7 +71,7 @@ export const AS305: Rule = {
     }
 
     for (const cls of resumable.classes) {
-      for (const node of zeroRetryDefaults(model, cls)) report({ node, message: message(`\`${cls.name}\` defaults to \`retries=0\``) });
+      for (const node of zeroRetryDefaults(model, cls)) report({ node, message: message(`${codeSpan(cls.name)} defaults to \`retries=0\``) });
     }
   },
 };

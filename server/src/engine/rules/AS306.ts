@@ -1,6 +1,7 @@
 import { Rule } from "./rule";
 import { isPlaceholder, mayFallOffEnd, ownDescendants } from "../python/controlFlow";
 import { decoratorNames, ResumableOperators } from "../airflow/resumableOperators";
+import { codeSpan } from "../syntax/markdown";
 
 /**
  * ## What it does
@@ -56,10 +57,10 @@ export const AS306: Rule = {
       for (const statement of ownDescendants(body, "return_statement")) {
         const value = statement.namedChildren.find((c) => c.type !== "comment");
         if (value && value.type !== "none") continue;
-        report({ node: statement, message: `\`${cls.name}.submit_job\` returns \`None\` here: ${consequence}` });
+        report({ node: statement, message: `${codeSpan(`${cls.name}.submit_job`)} returns \`None\` here: ${consequence}` });
       }
       if (mayFallOffEnd(body)) {
-        report({ node: submit.nameNode, message: `\`${cls.name}.submit_job\` can end without a \`return\` (returning \`None\`): ${consequence}` });
+        report({ node: submit.nameNode, message: `${codeSpan(`${cls.name}.submit_job`)} can end without a \`return\` (returning \`None\`): ${consequence}` });
       }
     }
   },

@@ -2,6 +2,7 @@ import { SyntaxNode } from "../syntax/parser";
 import { Rule } from "./rule";
 import { SemanticModel } from "../airflow/model";
 import { dictionaryEntry, providerOperatorInfo, ResumableOperators } from "../airflow/resumableOperators";
+import { codeSpan } from "../syntax/markdown";
 
 /**
  * ## What it does
@@ -53,7 +54,7 @@ export const AS307: Rule = {
       const key = providerOperatorInfo(operator.className)?.externalIdKey;
       report({
         node: durable.node,
-        message: `\`durable=False\`: a retry of this \`${name}\` task after a worker crash submits the job again instead of reconnecting. The job id is not stored${key ? ` (under \`${key}\`)` : ""}; make sure that is intended.`,
+        message: `\`durable=False\`: a retry of this ${codeSpan(name)} task after a worker crash submits the job again instead of reconnecting. The job id is not stored${key ? ` (under ${codeSpan(key)})` : ""}; make sure that is intended.`,
       });
     }
     // Finding the DAGs resolves every call of the file: only worth it when some DAG has default_args.

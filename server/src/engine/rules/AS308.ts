@@ -1,6 +1,7 @@
 import { insertFirstInClassBody } from "../fixes/classBody";
 import { Rule } from "./rule";
 import { DEFAULT_EXTERNAL_ID_KEY, EXTERNAL_ID_KEY, ResumableOperators, snakeCaseClassName } from "../airflow/resumableOperators";
+import { codeSpan } from "../syntax/markdown";
 
 /**
  * ## What it does
@@ -63,7 +64,7 @@ export const AS308: Rule = {
       const edit = insertFirstInClassBody(cls, statement, text);
       report({
         node: cls.nameNode,
-        message: `\`${cls.name}\` stores its job ids under the mixin's default key \`${DEFAULT_EXTERNAL_ID_KEY}\`. Set a key of its own (\`${statement}\`) before it is first deployed: renaming it later makes in-flight retries submit duplicate jobs.`,
+        message: `${codeSpan(cls.name)} stores its job ids under the mixin's default key ${codeSpan(DEFAULT_EXTERNAL_ID_KEY)}. Set a key of its own (${codeSpan(statement)}) before it is first deployed: renaming it later makes in-flight retries submit duplicate jobs.`,
         fix: edit && { title: `Set ${statement}`, safe: false, kind: "quickfix", edits: [edit] },
       });
     }

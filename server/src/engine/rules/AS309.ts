@@ -4,6 +4,7 @@ import { mentionsAny } from "./textGates";
 import { analysis } from "../context";
 import { ClassInfo, FunctionInfo, SemanticModel, semanticModel } from "../airflow/model";
 import { ABSTRACT_METHODS, MIXIN_PROVIDER_OPERATORS, MixinMethod, ResumableOperators, decoratorNames } from "../airflow/resumableOperators";
+import { codeSpan } from "../syntax/markdown";
 
 /** The methods `execute_resumable` calls only on a try that finds a stored job id: after a crash. */
 const RECOVERY_ONLY = new Set(["get_job_status", "is_job_active", "is_job_succeeded"]);
@@ -72,7 +73,7 @@ export const AS309: Rule = {
         if (!mismatch) continue;
         const { missing, keywordOnly } = mismatch;
         const expected = `${method.name}(self, ${method.parameters.join(", ")})`;
-        const names = missing.map((name) => `\`${name}\``).join(" and ");
+        const names = missing.map((name) => codeSpan(name)).join(" and ");
         const recoveryOnly = RECOVERY_ONLY.has(method.name);
         const what = keywordOnly.length > 0 ? `takes ${names} only by keyword` : `takes no ${names}`;
         const fails = recoveryOnly ? "a retry that finds the stored job id raises `TypeError`" : "the task raises `TypeError` on every try";
@@ -80,7 +81,7 @@ export const AS309: Rule = {
         const parameters = missing.length > 1 ? "positional parameters" : "a positional parameter";
         report({
           node: override.nameNode,
-          message: `\`${cls.name}.${method.name}\` ${what}: ${fails}.${when} The mixin passes its arguments positionally, \`${expected}\`; take ${names} as ${parameters}.`,
+          message: `${codeSpan(`${cls.name}.${method.name}`)} ${what}: ${fails}.${when} The mixin passes its arguments positionally, ${codeSpan(expected)}; take ${names} as ${parameters}.`,
           fix: keywordOnly.length > 0 ? undefined : addParameters(model, cls, override, missing),
         });
       }

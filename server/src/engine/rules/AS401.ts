@@ -3,6 +3,7 @@ import { SemanticModel } from "../airflow/model";
 import { assetHome, laterCalls, variableFindings, VariableState } from "../airflow/variablesAndXcom";
 import { jsonMode, storeAccess, storeCallFor } from "../fixes/storeRewrite";
 import { Fix, TextEdit } from "../types";
+import { codeSpan } from "../syntax/markdown";
 
 /**
  * ## What it does
@@ -87,7 +88,7 @@ export const AS401: Rule = {
       const key = state.key.text;
       report({
         node: state.calls[0].call.node,
-        message: `The Variable \`${key}\` holds this task's state, but Variables are global: concurrent runs overwrite it. If it is this run's progress, keep it in \`task_state_store\` (it survives retries); if the next run must continue from it, keep it in the asset store of the data it tracks.`,
+        message: `The Variable ${codeSpan(key)} holds this task's state, but Variables are global: concurrent runs overwrite it. If it is this run's progress, keep it in \`task_state_store\` (it survives retries); if the next run must continue from it, keep it in the asset store of the data it tracks.`,
         fix: taskStoreFix(model, state),
         related: laterCalls(state),
       });
@@ -106,5 +107,5 @@ function taskStoreFix(model: SemanticModel, state: VariableState): Fix | undefin
     if (!edit) return undefined;
     edits.push(edit);
   }
-  return { title: `Keep \`${state.key.text}\` in \`${access.name}\` instead of a Variable`, safe: false, kind: "refactor.rewrite", edits };
+  return { title: `Keep ${codeSpan(state.key.text)} in ${codeSpan(access.name)} instead of a Variable`, safe: false, kind: "refactor.rewrite", edits };
 }

@@ -5,6 +5,7 @@ import { SemanticModel } from "../airflow/model";
 import { AssetHome, assetHome, laterCalls, variableFindings, VariableState } from "../airflow/variablesAndXcom";
 import { jsonMode, storeAccess, storeCallFor } from "../fixes/storeRewrite";
 import { Fix, TextEdit } from "../types";
+import { codeSpan } from "../syntax/markdown";
 
 /**
  * ## What it does
@@ -85,11 +86,11 @@ export const AS402: Rule = {
       if (!home) continue;
       const key = state.key.text;
       const assetText = home.asset && assetTextAt(model, home.asset, state.calls[0].call.node);
-      const where = assetText && assetText.length <= 40 ? `\`asset_state_store[${assetText}]\`` : "the store of the asset it describes (`asset_state_store[ASSET]`, the asset among the task's outlets)";
+      const where = assetText && assetText.length <= 40 ? codeSpan(`asset_state_store[${assetText}]`) : "the store of the asset it describes (`asset_state_store[ASSET]`, the asset among the task's outlets)";
       const message =
         home.reason === "watermark"
-          ? `The watermark \`${key}\` is kept in a global Variable: any DAG or task using the same key overwrites it. Nothing ties it to the data it tracks; keep it in ${where}.`
-          : `\`${key}\` is kept in a global Variable: any DAG or task using the same key overwrites it. This task produces ${assetText ? `\`${assetText}\`` : "one asset"}; keep it with the asset, in ${where}.`;
+          ? `The watermark ${codeSpan(key)} is kept in a global Variable: any DAG or task using the same key overwrites it. Nothing ties it to the data it tracks; keep it in ${where}.`
+          : `${codeSpan(key)} is kept in a global Variable: any DAG or task using the same key overwrites it. This task produces ${assetText ? codeSpan(assetText) : "one asset"}; keep it with the asset, in ${where}.`;
       const fix = assetText ? assetStoreFix(model, state, home, assetText) : undefined;
       report({ node: state.calls[0].call.node, message, fix, related: laterCalls(state) });
     }
@@ -120,6 +121,6 @@ function assetStoreFix(model: SemanticModel, state: VariableState, home: AssetHo
     if (!edit) return undefined;
     edits.push(edit);
   }
-  const outlet = home.addTo.length > 0 ? ` (adding \`${assetText}\` to the task's outlets)` : "";
-  return { title: `Keep \`${state.key.text}\` in \`${receiver}\`${outlet}`, safe: false, kind: "refactor.rewrite", edits };
+  const outlet = home.addTo.length > 0 ? ` (adding ${codeSpan(assetText)} to the task's outlets)` : "";
+  return { title: `Keep ${codeSpan(state.key.text)} in ${codeSpan(receiver)}${outlet}`, safe: false, kind: "refactor.rewrite", edits };
 }

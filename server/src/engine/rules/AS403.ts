@@ -5,6 +5,7 @@ import { indentationOf } from "../syntax/nodes";
 import { appearsOutside, XComCall, xcomRoundTrips, XComRoundTrip } from "../airflow/variablesAndXcom";
 import { storeAccess } from "../fixes/storeRewrite";
 import { Fix, TextEdit } from "../types";
+import { codeSpan } from "../syntax/markdown";
 
 /**
  * ## What it does
@@ -100,7 +101,7 @@ function taskStoreFix(model: SemanticModel, trip: XComRoundTrip): Fix | undefine
     if (!edit) return undefined;
     edits.push(edit);
   }
-  return { title: `Keep "${trip.key}" in \`${access.name}\`${keepPush ? " as well as XCom" : " instead of XCom"}`, safe: false, kind: "refactor.rewrite", edits };
+  return { title: `Keep "${trip.key}" in ${codeSpan(access.name)}${keepPush ? " as well as XCom" : " instead of XCom"}`, safe: false, kind: "refactor.rewrite", edits };
 }
 
 /** `task_state_store.set(key, value)` on the line after a push that is a statement of its own and pushes a plain name. */

@@ -4,6 +4,7 @@ import { ClassInfo, SemanticModel } from "../airflow/model";
 import { EXTERNAL_ID_KEY, ResumableOperators } from "../airflow/resumableOperators";
 import { plainString } from "../syntax/nodes";
 import { laterCalls, variableFindings } from "../airflow/variablesAndXcom";
+import { codeSpan } from "../syntax/markdown";
 
 /**
  * ## What it does
@@ -126,7 +127,7 @@ export const AS404: Rule = {
       const key = pattern.state.key.text;
       report({
         node: pattern.state.calls[0].call.node,
-        message: `The job id is kept in the global Variable \`${key}\`: concurrent runs overwrite each other's id. A worker crash between the submit and \`Variable.set\` makes the retry submit the job again. \`ResumableJobMixin\` does this crash-safely with the task's own store: move the submit and the wait into an operator built on it.`,
+        message: `The job id is kept in the global Variable ${codeSpan(key)}: concurrent runs overwrite each other's id. A worker crash between the submit and \`Variable.set\` makes the retry submit the job again. \`ResumableJobMixin\` does this crash-safely with the task's own store: move the submit and the wait into an operator built on it.`,
         fix,
         related: laterCalls(pattern.state),
       });

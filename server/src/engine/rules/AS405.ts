@@ -2,6 +2,7 @@ import { Rule } from "./rule";
 import { mentionsAny } from "./textGates";
 import { SubmitAndPoll, submitAndPollSplits, WaitTask } from "../airflow/submitAndPoll";
 import { collapseSplit, taskName } from "../fixes/submitAndPollRewrites";
+import { codeSpan } from "../syntax/markdown";
 
 /**
  * ## What it does
@@ -103,13 +104,13 @@ function message(split: SubmitAndPoll, wait: WaitTask): string {
   const waiter = taskName(wait.task);
   const holding = wait.kind === "sensor" ? "holds a worker slot in poke mode for the whole job" : "holds a worker slot polling for the whole job";
   const oneTask = split.durable
-    ? `one task with \`${keyword}=True, durable=True\` reconnects to the job after a worker crash`
-    : `one task with \`${keyword}=True\` waits in the worker`;
+    ? `one task with ${codeSpan(`${keyword}=True, durable=True`)} reconnects to the job after a worker crash`
+    : `one task with ${codeSpan(`${keyword}=True`)} waits in the worker`;
   const submitSafety = split.durable ? "Either way the submit keeps `durable=True`." : "Either way the submit itself still needs crash safety (`durable=True` where its operator offers it).";
   return (
     `${waiter.charAt(0).toUpperCase()}${waiter.slice(1)} ${holding}, so splitting it from ${taskName(split.submit)} saves nothing. ` +
-    `${taskName(split.submit)} returns as soon as its job is accepted (\`${keyword}=False\`). ` +
-    `With a Triggerer, one task with \`deferrable=True, ${keyword}=True\` frees the slot (the deferrable path is not covered by \`durable=True\`); ` +
+    `${taskName(split.submit)} returns as soon as its job is accepted (${codeSpan(`${keyword}=False`)}). ` +
+    `With a Triggerer, one task with ${codeSpan(`deferrable=True, ${keyword}=True`)} frees the slot (the deferrable path is not covered by \`durable=True\`); ` +
     `without one, ${oneTask}, fine for short or medium jobs; keep the split only for very long jobs with scarce slots, with \`mode="reschedule"\` on the sensor. ${submitSafety}`
   );
 }

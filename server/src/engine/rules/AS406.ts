@@ -8,6 +8,7 @@ import { SemanticModel } from "../airflow/model";
 import { dictionaryEntry, ResumableOperators } from "../airflow/resumableOperators";
 import { isSensor } from "../airflow/submitAndPoll";
 import { Fix } from "../types";
+import { codeSpan } from "../syntax/markdown";
 
 /**
  * ## What it does
@@ -119,7 +120,7 @@ function isFalse(model: SemanticModel, node: SyntaxNode): boolean {
 
 function operatorName(task: Task): string {
   const name = task.className?.slice(task.className.lastIndexOf(".") + 1);
-  return name ? `\`${name}\`` : "the operator";
+  return name ? codeSpan(name) : "the operator";
 }
 
 function setTrue(value: SyntaxNode): Fix {

@@ -5,6 +5,7 @@ import { Dependency } from "../airflow/dependencies";
 import { SemanticModel } from "../airflow/model";
 import { readsResultOf, SubmitAndPoll, submitAndPollSplits } from "../airflow/submitAndPoll";
 import { taskName } from "../fixes/submitAndPollRewrites";
+import { codeSpan } from "../syntax/markdown";
 
 /**
  * ## What it does
@@ -71,7 +72,7 @@ export const AS407: Rule = {
         const edits = moveDependency(graph, dependency, wait);
         report({
           ...range,
-          message: `${taskName(dependency.downstream)} runs as soon as ${taskName(submit)} has handed its job over: it follows an accepted job, not a finished one. ${taskName(submit)} has \`${split.noWait.name}=False\`; make it depend on ${taskName(wait)}, which waits for the job.`,
+          message: `${taskName(dependency.downstream)} runs as soon as ${taskName(submit)} has handed its job over: it follows an accepted job, not a finished one. ${taskName(submit)} has ${codeSpan(`${split.noWait.name}=False`)}; make it depend on ${taskName(wait)}, which waits for the job.`,
           fix: edits && { title: `Make ${taskName(dependency.downstream)} depend on ${taskName(wait)}`, safe: false, kind: "refactor.rewrite", edits },
         });
       }

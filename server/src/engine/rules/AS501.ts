@@ -3,6 +3,7 @@ import { pinStatement } from "../project/pin";
 import { Rule } from "./rule";
 import { mentionsAny } from "./textGates";
 import { SemanticModel } from "../airflow/model";
+import { codeSpan } from "../syntax/markdown";
 
 /**
  * ## What it does
@@ -88,7 +89,7 @@ function contextAccesses(model: SemanticModel): StoreUse[] {
     // `asset_state_store[ORDERS]` is a store too, but reached through the parameter, reported there.
     if (!store || store.indexed) continue;
     const failure = node.type === "subscript" ? "raises `KeyError`" : "returns `None`";
-    uses.push({ node, failure: `\`${node.text}\` ${failure} at run time` });
+    uses.push({ node, failure: `${codeSpan(node.text)} ${failure} at run time` });
   }
   return uses;
 }
@@ -106,8 +107,8 @@ function parameterUses(model: SemanticModel): StoreUse[] {
     const fn = model.functions.find((f) => f.parameters.some((p) => p.nameNode.id === binding.target.id));
     const parameter = fn?.parameters.find((p) => p.nameNode.id === binding.target.id);
     const isTask = fn !== undefined && (fn.task !== undefined || fn.callableOf.length > 0);
-    const outcome = parameter?.default ? `the parameter keeps its default \`${parameter.default.text}\`` : "calling the task fails with `TypeError`";
-    const failure = isTask ? `Airflow never passes \`${identifier.text}\` to this task, so ${outcome}` : `\`${identifier.text}\` can never hold a state store`;
+    const outcome = parameter?.default ? `the parameter keeps its default ${codeSpan(parameter.default.text)}` : "calling the task fails with `TypeError`";
+    const failure = isTask ? `Airflow never passes ${codeSpan(identifier.text)} to this task, so ${outcome}` : `${codeSpan(identifier.text)} can never hold a state store`;
     uses.push({ node: identifier, failure });
   }
   return uses;

@@ -4,6 +4,7 @@ import { Rule } from "./rule";
 import { mentionsAny } from "./textGates";
 import { ClassInfo, SemanticModel } from "../airflow/model";
 import { dictionaryEntry, ResumableOperators } from "../airflow/resumableOperators";
+import { codeSpan } from "../syntax/markdown";
 
 /**
  * ## What it does
@@ -61,7 +62,7 @@ export const AS502: Rule = {
         : "Below 3.3 the mixin is the providers' shim, which stores no job id";
       report({
         node: cls.nameNode,
-        message: `\`${cls.name}\` relies on \`ResumableJobMixin\`, which does not store job ids below Airflow 3.3: every retry submits the job again. Here ${pinned}. ${shim}. ${UPGRADE}`,
+        message: `${codeSpan(cls.name)} relies on \`ResumableJobMixin\`, which does not store job ids below Airflow 3.3: every retry submits the job again. Here ${pinned}. ${shim}. ${UPGRADE}`,
       });
     }
     for (const keyword of durableKeywords(model, operators)) {
