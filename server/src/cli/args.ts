@@ -1,7 +1,7 @@
 /** The command line: parsing with node's `util.parseArgs`, validation, and the help text. */
 import { parseArgs } from "node:util";
 import { allRules, SeveritySetting } from "../engine";
-import { compileGlob, SEVERITY_SETTINGS } from "../engine/project";
+import { compileGlob, SEVERITIES_MOST_SEVERE_FIRST } from "../engine/project";
 import { isUsableRevision } from "../engine/project/git";
 
 export const PROGRAM = "airflow-state-lint";
@@ -231,7 +231,7 @@ function ruleSeverities(values: readonly string[]): Record<string, SeveritySetti
     const code = match[1].toUpperCase();
     const level = match[2].toLowerCase() as SeveritySetting;
     if (!allRules.some((rule) => rule.code === code)) throw new UsageError(`--rule-severity: unknown rule ${code}. Rules: ${knownCodes()}.`);
-    if (!SEVERITY_SETTINGS.includes(level)) throw new UsageError(`--rule-severity: ${code}=${match[2]}: the level must be one of ${SEVERITY_SETTINGS.join(", ")}.`);
+    if (!SEVERITIES_MOST_SEVERE_FIRST.includes(level)) throw new UsageError(`--rule-severity: ${code}=${match[2]}: the level must be one of ${SEVERITIES_MOST_SEVERE_FIRST.join(", ")}.`);
     severities[code] = level;
   }
   return severities;

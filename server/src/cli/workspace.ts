@@ -25,7 +25,8 @@ export function hasStarImport(text: string): boolean {
   return /^[ \t]*from[ \t]+\S+[ \t]+import[ \t]*\*/m.test(text);
 }
 
-function loadModule(file: string): string | undefined {
+/** A module of the workspace as the index reads it from disk: absent, unreadable or too large, none. */
+export function loadModule(file: string): string | undefined {
   if (!existsSync(file)) return undefined;
   const source = readSourceFileSync(file);
   return "text" in source && source.text.length <= MAX_INDEXED_CHARACTERS ? source.text : undefined;

@@ -38,7 +38,7 @@ import { LintWorkerPool } from "./lintWorkerPool";
 import { errorText, LeveledLogger } from "./logger";
 import { logLevelOf, type LogInitializationOptions } from "./logProtocol";
 import { describeVersions, serverVersions } from "./versions";
-import { SECTION, SettingsStore } from "./settings";
+import { isObject, SECTION, SettingsStore } from "./settings";
 import type { CompletionEntry } from "./workerProtocol";
 import { WorkspaceFiles } from "./workspaceFiles";
 import { DiagnosticMode, parseDiagnosticMode } from "./diagnosticMode";
@@ -360,6 +360,3 @@ function withoutTabStops(snippet: string): string {
   return snippet.replace(/\$\{\d+:([^}]*)\}/g, "$1").replace(/\$\d+/g, "");
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}

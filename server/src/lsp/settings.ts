@@ -2,7 +2,7 @@
  * The `airflowStateStore` settings: pulled per document with workspace/configuration (so folder
  * settings apply), cached until the client reports a configuration change.
  */
-import type { SeveritySetting } from "../engine";
+import { SEVERITY_SETTINGS, type SeveritySetting } from "../engine";
 import { ConfigurationPreference, CONFIGURATION_PREFERENCES } from "../engine/project";
 import { errorText, Logger } from "./logger";
 
@@ -23,7 +23,6 @@ const SYNTAX_ERRORS_RULE = "AS001";
 
 export const DEFAULT_SETTINGS: ServerSettings = { enable: true, showSyntaxErrors: false, severities: { [SYNTAX_ERRORS_RULE]: "off" } };
 
-const SEVERITY_SETTINGS: readonly SeveritySetting[] = ["off", "hint", "info", "warning", "error"];
 const RULE_CODE = /^AS[0-9]{3}$/;
 
 /** Reads the section's raw value; entries that are not valid are reported and ignored. */
@@ -46,7 +45,7 @@ export function parseSettings(raw: unknown, warn: (message: string) => void): Se
   return settings;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 

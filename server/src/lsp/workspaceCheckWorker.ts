@@ -8,11 +8,11 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import { parentPort } from "node:worker_threads";
-import { Consulted, enabledRules, lint, MAX_INDEXED_CHARACTERS, PythonDocument, WorkspaceIndex } from "../engine";
+import { Consulted, enabledRules, lint, PythonDocument, WorkspaceIndex } from "../engine";
 import type { ConfigurationOverrides } from "../engine/project";
 import { GitBaselines } from "../engine/project/git";
 import { readSourceFileSync } from "../cli/files";
-import { hasStarImport } from "../cli/workspace";
+import { hasStarImport, loadModule } from "../cli/workspace";
 import { MAX_LINTED_CHARACTERS } from "./diagnostics";
 import { errorText } from "./logger";
 import type { CheckedDiagnostic, FromCheckThread, ToCheckThread } from "./workspaceCheckMessages";
@@ -109,11 +109,6 @@ export function runWorkspaceCheckWorker(): void {
   });
 }
 
-function loadModule(file: string): string | undefined {
-  if (!fs.existsSync(file)) return undefined;
-  const source = readSourceFileSync(file);
-  return "text" in source && source.text.length <= MAX_INDEXED_CHARACTERS ? source.text : undefined;
-}
 
 /** Linux schedules threads as tasks of their own: this thread's id is the last part of /proc/thread-self. */
 function lowerThreadPriority(): void {

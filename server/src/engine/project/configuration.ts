@@ -11,7 +11,7 @@
  * apply to the files it covers. Nothing here throws for bad input.
  */
 import * as path from "node:path";
-import type { SeveritySetting } from "../types";
+import { SEVERITY_SETTINGS, type SeveritySetting } from "../types";
 import { AirflowVersionResolver } from "./airflowVersion";
 import { diskProjectFiles, ProjectFiles } from "./files";
 import { isUsableRevision } from "./git";
@@ -28,7 +28,8 @@ const PYPROJECT_SECTION = ["tool", "airflow-state-lint"];
 export type ConfigurationPreference = "editorFirst" | "filesystemFirst" | "editorOnly";
 export const CONFIGURATION_PREFERENCES: readonly ConfigurationPreference[] = ["editorFirst", "filesystemFirst", "editorOnly"];
 
-export const SEVERITY_SETTINGS: readonly SeveritySetting[] = ["error", "warning", "info", "hint", "off"];
+/** The severity settings, most severe first, as messages about a configuration file or the command line list them. */
+export const SEVERITIES_MOST_SEVERE_FIRST: readonly SeveritySetting[] = [...SEVERITY_SETTINGS].reverse();
 
 /** What a front end sets on top of the files: the editor's `airflowStateStore.rules`, or the command line's flags. */
 export interface ConfigurationOverrides {
@@ -356,8 +357,8 @@ class SettingsReader {
       const upper = code.trim().toUpperCase();
       const where = `${key}.${code}`;
       if (!this.ruleCodes.includes(upper)) this.problem(level.line, where, `${JSON.stringify(code)} is not a rule code`);
-      else if (level.type !== "string" || !(SEVERITY_SETTINGS as readonly string[]).includes(level.value)) {
-        this.problem(level.line, where, `must be one of ${SEVERITY_SETTINGS.map((s) => `"${s}"`).join(", ")}, not ${shape(level)}`);
+      else if (level.type !== "string" || !(SEVERITIES_MOST_SEVERE_FIRST as readonly string[]).includes(level.value)) {
+        this.problem(level.line, where, `must be one of ${SEVERITIES_MOST_SEVERE_FIRST.map((s) => `"${s}"`).join(", ")}, not ${shape(level)}`);
       } else severities[upper] = level.value as SeveritySetting;
     }
     return severities;

@@ -13,7 +13,7 @@ export {
   isConfigurationFileName,
   ProjectConfiguration,
   ProjectConfigurationOptions,
-  SEVERITY_SETTINGS,
+  SEVERITIES_MOST_SEVERE_FIRST,
   UNUSED_CONFIGURATION,
 } from "./configuration";
 export { compileGlob } from "./glob";
