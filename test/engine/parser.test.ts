@@ -43,14 +43,19 @@ test("incremental edits keep the tree equal to a fresh parse", () => {
   assert.ok(identifiers.includes("x"));
 });
 
-test("the edited tree is reused: an edit reparses with the old tree", () => {
+test("an edit re-parses into a new tree, and a tree once handed out is never edited", () => {
   const document = new PythonDocument("file:///a.py", original, 1);
   const first = document.tree;
+  const firstText = first.rootNode.text;
   document.update([{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: "# c\n" }], 2);
-  // tree.edit marks the old tree's nodes as changed; a full reparse would not have touched it.
-  assert.equal(first.rootNode.hasChanges, true);
-  assert.equal(document.tree.rootNode.startPosition.row, 0);
-  assert.equal(document.tree.rootNode.descendantsOfType("comment").length, 1);
+  const second = document.tree;
+  assert.notEqual(second, first);
+  // The edits go to a base tree nothing reads: `edit` would have marked this one's nodes as changed.
+  assert.equal(first.rootNode.hasChanges, false);
+  assert.equal(first.rootNode.text, firstText);
+  assert.equal(second.rootNode.startPosition.row, 0);
+  assert.equal(second.rootNode.descendantsOfType("comment").length, 1);
+  assert.equal(document.tree, second);
 });
 
 test("a whole-text change replaces the document", () => {
