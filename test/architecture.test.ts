@@ -26,7 +26,7 @@ const LAYERS: readonly { name: string; holds: (file: string) => boolean }[] = [
   { name: "airflow", holds: (f) => f.startsWith("airflow/") },
   { name: "fixes", holds: (f) => f.startsWith("fixes/") },
   { name: "rules", holds: (f) => f.startsWith("rules/") },
-  { name: "linter", holds: (f) => f === "linter.ts" },
+  { name: "linter", holds: (f) => f === "linter.ts" || f === "incremental.ts" },
   { name: "features", holds: (f) => f.startsWith("features/") },
   { name: "index", holds: (f) => f === "index.ts" },
 ];

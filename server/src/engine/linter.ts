@@ -12,7 +12,7 @@ import { AnalysisContext, FileInputs, WorkspaceClasses } from "./context";
 import { Report, Rule, RuleContext } from "./rules/rule";
 import { allRules } from "./rules";
 import { SemanticModel, semanticModel } from "./airflow/model";
-import { Diagnostic, Fix, SeveritySetting, TextEdit } from "./types";
+import { Diagnostic, Fix, OffsetRange, SeveritySetting, TextEdit } from "./types";
 
 export interface LintOptions {
   /** Severity per rule code; `off` disables the rule. Codes not named keep their default. */
@@ -49,16 +49,37 @@ export function lint(document: PythonDocument, options: LintOptions = {}): Diagn
   return check(document, options).diagnostics;
 }
 
-/** The findings, and the analysis context they came from, for front ends that go on to use its analyses (the review). */
-export function check(document: PythonDocument, options: LintOptions = {}): { diagnostics: Diagnostic[]; context?: AnalysisContext } {
-  if (!document.isRelevant()) return { diagnostics: [] };
+export interface CheckResult {
+  diagnostics: Diagnostic[];
+  /** The analysis context the findings came from, for front ends that go on to use its analyses (the review). */
+  context?: AnalysisContext;
+  /** The rules that ran: enabled, and their text tests passed. */
+  rules: readonly Rule[];
+  /** The regions the rules with a `scope` examined; undefined when they examined the whole file. */
+  regions?: readonly OffsetRange[];
+}
+
+/**
+ * Chooses, once the file's model can be asked, the regions the rules with a `scope` examine this
+ * lint (`RuleContext.regions`); undefined: the whole file.
+ */
+export type RegionChooser = (context: RuleContext) => readonly OffsetRange[] | undefined;
+
+/** The findings, and the analysis context they came from. */
+export function check(document: PythonDocument, options: LintOptions = {}, chooseRegions?: RegionChooser): CheckResult {
+  if (!document.isRelevant()) return { diagnostics: [], rules: [] };
   const file: FileInputs = { text: document.analysedText(), path: options.path, baselineText: options.baselineText, workspace: options.workspace, airflowPin: options.airflowPin };
   // Rules whose text test fails could report nothing here; when that is every rule, the file is not even parsed.
   const rules = enabledRules(options).filter((rule) => !rule.mayReport || rule.mayReport(file));
-  if (rules.length === 0) return { diagnostics: [] };
-  const checker = new Checker(document, file, options);
+  if (rules.length === 0) return { diagnostics: [], rules };
+  const checker = new Checker(document, file, options, chooseRegions);
   for (const rule of rules) checker.run(rule);
-  return { diagnostics: checker.diagnostics.sort((a, b) => a.startOffset - b.startOffset || a.code.localeCompare(b.code)), context: checker };
+  return { diagnostics: checker.diagnostics.sort(inDocumentOrder), context: checker, rules, regions: checker.chosenRegions };
+}
+
+/** The order findings are returned in: by start, then by code. */
+export function inDocumentOrder(a: Diagnostic, b: Diagnostic): number {
+  return a.startOffset - b.startOffset || a.code.localeCompare(b.code);
 }
 
 /** The context every rule of one lint is given: the file's analyses, and the findings they report. */
@@ -67,17 +88,30 @@ class Checker extends AnalysisContext implements RuleContext {
   private rule: Rule | undefined;
   private suppressions: Suppressions | undefined;
   private linesEndWithCarriageReturns: boolean | undefined;
+  private regionsChosen = false;
+  chosenRegions: readonly OffsetRange[] | undefined;
 
   constructor(
     private readonly document: PythonDocument,
     file: FileInputs,
     private readonly options: LintOptions,
+    private readonly chooseRegions?: RegionChooser,
   ) {
     super(file, () => document.tree);
   }
 
   get model(): SemanticModel {
     return this.get(semanticModel);
+  }
+
+  /** Chosen when the first rule with a `scope` asks, so a lint whose scoped rules do not run chooses nothing. */
+  get regions(): readonly OffsetRange[] | undefined {
+    if (!this.rule?.scope) return undefined;
+    if (!this.regionsChosen) {
+      this.regionsChosen = true;
+      this.chosenRegions = this.chooseRegions?.(this);
+    }
+    return this.chosenRegions;
   }
 
   run(rule: Rule): void {

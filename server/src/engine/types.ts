@@ -21,6 +21,12 @@ export type SeveritySetting = Severity | "off";
 /** Every severity a user can give a rule, least severe first. */
 export const SEVERITY_SETTINGS: readonly SeveritySetting[] = ["off", "hint", "info", "warning", "error"];
 
+/** The text between two UTF-16 offsets of the document, the end excluded. */
+export interface OffsetRange {
+  start: number;
+  end: number;
+}
+
 /** A replacement of the text between two UTF-16 offsets of the document. */
 export interface TextEdit {
   start: number;

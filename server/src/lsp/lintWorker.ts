@@ -97,7 +97,9 @@ export function runLintWorker(): void {
       if (!fileSuppressions.has(code)) fileSuppressions.set(code, fileSuppressionEdit(document, code));
       return fileSuppressions.get(code);
     };
-    const diagnostics = lint(document, engineOptions(document.uri, options, workspace.forLint(document.uri), configuration)).map(
+    const lintOptions = engineOptions(document.uri, options, workspace.forLint(document.uri), configuration);
+    const found = documents.linterFor(document.uri)?.lint(document, lintOptions) ?? lint(document, lintOptions);
+    const diagnostics = found.map(
       (d): LintedDiagnostic => ({
         code: d.code,
         severity: d.severity,

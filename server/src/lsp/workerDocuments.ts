@@ -4,8 +4,10 @@
  * document being edited, where each change re-parses incrementally from it. So only the few
  * documents changed most recently, and within the last IDLE_TREE_MS, keep theirs; any other
  * document is settled back to its text after each use and parsed again, in full, when next needed.
+ * A document being edited also keeps its last lint (`IncrementalLinter`), so that a lint after a
+ * change inside one function re-checks that function; it goes with the tree.
  */
-import { ContentChange, PythonDocument } from "../engine";
+import { ContentChange, IncrementalLinter, PythonDocument } from "../engine";
 
 /** Documents edited in turn (a few editors side by side) that all keep their trees. */
 export const MAX_EDITED_TREES = 4;
@@ -15,6 +17,7 @@ export const IDLE_TREE_MS = 60_000;
 
 export class WorkerDocuments {
   private readonly byUri = new Map<string, PythonDocument>();
+  private readonly linters = new Map<string, IncrementalLinter>();
   /** The documents being edited, with the time of their last change, least recent first. */
   private readonly edited = new Map<string, number>();
   private sweepTimer: NodeJS.Timeout | undefined;
@@ -32,6 +35,15 @@ export class WorkerDocuments {
   open(uri: string, text: string, version: number): void {
     this.byUri.set(uri, new PythonDocument(uri, text, version));
     this.edited.delete(uri);
+    this.linters.delete(uri);
+  }
+
+  /** The linter that keeps the document's last lint, while it is being edited; undefined otherwise (lint it from scratch). */
+  linterFor(uri: string): IncrementalLinter | undefined {
+    if (!this.isBeingEdited(uri)) return undefined;
+    let linter = this.linters.get(uri);
+    if (!linter) this.linters.set(uri, (linter = new IncrementalLinter()));
+    return linter;
   }
 
   /** Applies the changes; throws when they cannot be (the document is then dropped and must be opened again). */
@@ -57,6 +69,7 @@ export class WorkerDocuments {
   close(uri: string): void {
     this.byUri.delete(uri);
     this.edited.delete(uri);
+    this.linters.delete(uri);
   }
 
   /** Whether the document keeps its tree between requests. */
@@ -90,6 +103,7 @@ export class WorkerDocuments {
     const document = this.byUri.get(uri);
     if (!document) return false;
     this.byUri.set(uri, new PythonDocument(uri, document.getText(), document.version));
+    this.linters.delete(uri);
     return true;
   }
 

@@ -9,6 +9,7 @@ import { attributeCalls, keywordCalls, SyntaxNode, Tree } from "../syntax/parser
 import { CallInfo, ClassInfo as PythonClassInfo, FunctionInfo as PythonFunctionInfo, PythonModel } from "../python/model";
 import { Binding, Scope } from "../python/scope";
 import { callArguments, CallArguments, KeywordArgument, plainString, unparenthesize } from "../syntax/nodes";
+import type { OffsetRange } from "../types";
 
 export { CallInfo, Parameter, ParameterKind } from "../python/model";
 
@@ -96,6 +97,7 @@ export const semanticModel = analysis("semantic model", (context) => new Semanti
 export class SemanticModel extends PythonModel<FunctionInfo> {
   private dagList?: DagInfo[];
   private storeCallList?: StoreCall[];
+  private readonly storeCallsByRegions = new Map<string, StoreCall[]>();
   private readonly storeRefs = new Map<number, StoreReference | null>();
 
   constructor(tree: Tree, text: string, context?: AnalysisContext) {
@@ -120,31 +122,64 @@ export class SemanticModel extends PythonModel<FunctionInfo> {
 
   /** Every `get` / `set` / `delete` / `clear` call on a task or asset state store, and the asset store's `aget` / `aset` / `adelete` / `aclear`. */
   get storeCalls(): StoreCall[] {
-    if (!this.storeCallList) {
-      this.storeCallList = [];
-      for (const node of attributeCalls(this.tree, this.text, STORE_METHODS)) {
-        const call = this.callInfo(node);
-        const fn = node.childForFieldName("function")!;
-        const written = fn.childForFieldName("attribute")!.text;
-        const asyncMethod = ASYNC_METHODS.get(written);
-        const method = asyncMethod ?? (written as StoreMethod);
-        const store = this.storeReference(fn.childForFieldName("object")!);
-        if (!store || (asyncMethod && store.kind !== "asset")) continue;
-        const { positional, keywords } = call.args;
-        this.storeCallList.push({
-          node: call.node,
-          method,
-          async: asyncMethod !== undefined,
-          store,
-          args: call.args,
-          key: positional[0] ?? keywords.get("key")?.value,
-          value: method === "set" ? positional[1] ?? keywords.get("value")?.value : undefined,
-          scope: call.scope,
-          function: this.functionOf(call.node),
-        });
-      }
-    }
+    this.storeCallList ??= this.findStoreCalls(attributeCalls(this.tree, this.text, STORE_METHODS));
     return this.storeCallList;
+  }
+
+  /**
+   * The store calls that lie inside `regions` (every one when undefined): what a rule examines when
+   * a lint recomputes only the findings of the functions an edit touched (`engine/incremental.ts`).
+   * Found from the regions' own text, so the rest of the file's calls are never resolved.
+   */
+  storeCallsWithin(regions: readonly OffsetRange[] | undefined): StoreCall[] {
+    if (!regions) return this.storeCalls;
+    const key = regions.map((r) => `${r.start}:${r.end}`).join(",");
+    let calls = this.storeCallsByRegions.get(key);
+    if (!calls) {
+      const inside = (node: SyntaxNode) => regions.some((r) => node.startIndex >= r.start && node.endIndex <= r.end);
+      calls = this.storeCallList
+        ? this.storeCallList.filter((call) => inside(call.node))
+        : this.findStoreCalls(regions.flatMap((region) => attributeCalls(this.tree, this.text, STORE_METHODS, region)));
+      this.storeCallsByRegions.set(key, calls);
+    }
+    return calls;
+  }
+
+  /** The store calls made in `fn` itself (not in functions nested in it). */
+  storeCallsOf(fn: FunctionInfo): StoreCall[] {
+    return this.storeCallsWithin([{ start: fn.node.startIndex, end: fn.node.endIndex }]).filter((call) => call.function === fn);
+  }
+
+  /** The functions whose definitions overlap `regions` (every one when undefined): those in them and those around them. */
+  functionsOverlapping(regions: readonly OffsetRange[] | undefined): FunctionInfo[] {
+    if (!regions) return this.functions;
+    return this.functions.filter((fn) => regions.some((r) => fn.node.startIndex < r.end && r.start < fn.node.endIndex));
+  }
+
+  private findStoreCalls(candidates: readonly SyntaxNode[]): StoreCall[] {
+    const calls: StoreCall[] = [];
+    for (const node of candidates) {
+      const call = this.callInfo(node);
+      const fn = node.childForFieldName("function")!;
+      const written = fn.childForFieldName("attribute")!.text;
+      const asyncMethod = ASYNC_METHODS.get(written);
+      const method = asyncMethod ?? (written as StoreMethod);
+      const store = this.storeReference(fn.childForFieldName("object")!);
+      if (!store || (asyncMethod && store.kind !== "asset")) continue;
+      const { positional, keywords } = call.args;
+      calls.push({
+        node: call.node,
+        method,
+        async: asyncMethod !== undefined,
+        store,
+        args: call.args,
+        key: positional[0] ?? keywords.get("key")?.value,
+        value: method === "set" ? positional[1] ?? keywords.get("value")?.value : undefined,
+        scope: call.scope,
+        function: this.functionOf(call.node),
+      });
+    }
+    return calls;
   }
 
   /**

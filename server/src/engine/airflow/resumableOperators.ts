@@ -214,10 +214,10 @@ export class ResumableOperators {
    * file does not parse (what the parser could not read may define it).
    */
   defines(cls: ClassInfo, name: string, kind: "method" | "attribute"): "yes" | "no" | "unknown" {
-    if (cls.scope.bindings.has(name) || cls.methods.has(name)) return "yes";
+    if (cls.scope.own(name) !== undefined || cls.methods.has(name)) return "yes";
     const { ancestors, complete } = this.ancestry(cls);
     for (const ancestor of ancestors) {
-      if (ancestor.kind === "local" && (ancestor.cls.scope.bindings.has(name) || ancestor.cls.methods.has(name))) return "yes";
+      if (ancestor.kind === "local" && (ancestor.cls.scope.own(name) !== undefined || ancestor.cls.methods.has(name))) return "yes";
       if (ancestor.kind === "external" && (kind === "method" ? ancestor.cls.methods.has(name) : ancestor.cls.stringAttributes.has(name) || ancestor.cls.methods.has(name))) return "yes";
       // Provider operators implement the mixin's methods and set their own key.
       if (ancestor.kind === "provider") return "yes";

@@ -8,6 +8,7 @@ import { identifiersSpelled, SyntaxNode, Tree } from "../syntax/parser";
 import { Binding, BindingSource, Scope } from "./scope";
 import { callArguments, CallArguments, dottedParts, unparenthesize } from "../syntax/nodes";
 import { withLineFeeds } from "../syntax/lineBreaks";
+import type { OffsetRange } from "../types";
 
 export type ParameterKind = "positional" | "keyword-only" | "var-positional" | "var-keyword";
 
@@ -102,6 +103,10 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
   private classesByName?: Map<string, ClassInfo<F>[]>;
   /** Names whose bindings are complete in every scope; `"all"` once every statement is bound. */
   private readonly boundNames = new Set<string>();
+  /** Names whose bindings are complete in one scope (`Scope.own`, `Scope.lookup`). */
+  private readonly boundInScope = new Map<Scope, Set<string>>();
+  private scopedLookups = 0;
+  private readonly nestedBodiesByScope = new Map<Scope, OffsetRange[]>();
   private everyNameBound = false;
   /** The statements already bound (by node id), so that one found again is not bound twice. */
   private readonly boundStatements = new Set<number>();
@@ -131,8 +136,9 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
    * that resolves a few names (`datetime` in `datetime.utcnow()`) so binds a few statements instead
    * of every statement of the file.
    */
-  bindingsOf(name: string): void {
+  bindingsOf(name: string, scope?: Scope): void {
     if (this.everyNameBound || this.boundNames.has(name)) return;
+    if (scope) return this.bindingsIn(name, scope);
     if (this.boundNames.size >= MAX_NAMES_BOUND_ONE_BY_ONE) return this.allBindings();
     const identifiers = identifiersSpelled(this.tree, this.text, name, MAX_SPELLINGS_LOOKED_UP);
     // So many spellings that binding every statement at once costs less.
@@ -142,6 +148,38 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
       if (statement) this.bindStatement(statement);
     }
     this.boundNames.add(name);
+  }
+
+  /**
+   * Binds the statements that can bind `name` in `scope` itself: its spellings in the scope's body,
+   * outside the bodies of the functions and classes nested in it (their statements bind in their
+   * own scopes). A task's local name is so found in the task's few lines, and a module-level name
+   * in the module's own statements, however many functions spell it.
+   */
+  private bindingsIn(name: string, scope: Scope): void {
+    let names = this.boundInScope.get(scope);
+    if (names?.has(name)) return;
+    if (this.scopedLookups >= MAX_SCOPED_LOOKUPS) return this.allBindings();
+    const within = { start: scope.bodyStart, end: Math.min(scope.bodyEnd, this.text.length) };
+    const identifiers = identifiersSpelled(this.tree, this.text, name, MAX_SPELLINGS_LOOKED_UP, within, this.nestedBodies(scope));
+    if (identifiers === undefined) return this.allBindings();
+    for (const identifier of identifiers) {
+      const statement = bindingStatementAround(identifier);
+      if (statement) this.bindStatement(statement);
+    }
+    this.scopedLookups++;
+    if (!names) this.boundInScope.set(scope, (names = new Set()));
+    names.add(name);
+  }
+
+  /** The bodies of the scopes directly inside `scope`, in order. */
+  private nestedBodies(scope: Scope): OffsetRange[] {
+    let bodies = this.nestedBodiesByScope.get(scope);
+    if (!bodies) {
+      bodies = this.scopesByStart.filter((s) => s.parent === scope).map((s) => ({ start: s.bodyStart, end: s.bodyEnd }));
+      this.nestedBodiesByScope.set(scope, bodies);
+    }
+    return bodies;
   }
 
   allBindings(): void {
@@ -513,6 +551,8 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
 const MAX_NAMES_BOUND_ONE_BY_ONE = 64;
 /** Past this many spellings of one name, binding every statement at once costs less. */
 const MAX_SPELLINGS_LOOKED_UP = 256;
+/** Lookups of a name in one scope before binding every statement at once costs less. */
+const MAX_SCOPED_LOOKUPS = 256;
 const BINDING_STATEMENTS: ReadonlySet<string> = new Set(BINDING_TYPES);
 /**
  * What can stand between a bound identifier and its binding statement: the unpacking patterns

@@ -27,8 +27,8 @@ export type ScopeKind = "module" | "class" | "function";
  * something lists a scope's bindings.
  */
 export interface BindingSource {
-  /** Makes every scope's bindings of `name` complete. */
-  bindingsOf(name: string): void;
+  /** Makes the bindings of `name` complete in `scope`, or in every scope when it is undefined. */
+  bindingsOf(name: string, scope?: Scope): void;
   /** Makes every scope's bindings complete. */
   allBindings(): void;
 }
@@ -54,7 +54,7 @@ export class Scope {
 
   /** The bindings of `name` in this scope itself (not the enclosing ones). */
   own(name: string): Binding[] | undefined {
-    this.source?.bindingsOf(name);
+    this.source?.bindingsOf(name, this);
     return this.byName.get(name);
   }
 
@@ -81,12 +81,11 @@ export class Scope {
 
   /** The bindings of `name` as seen from this scope, following Python's rule that class bodies do not enclose methods. */
   lookup(name: string): Binding[] | undefined {
-    this.source?.bindingsOf(name);
-    const own = this.byName.get(name);
+    const own = this.own(name);
     if (own) return own;
     for (let scope = this.parent; scope; scope = scope.parent) {
       if (scope.kind === "class") continue;
-      const found = scope.byName.get(name);
+      const found = scope.own(name);
       if (found) return found;
     }
     return undefined;

@@ -115,8 +115,9 @@ export const AS101: Rule = {
   category: "values",
   fix: "safe or unsafe",
   mayReport: ({ text }) => mentionsStore(text) && text.includes("set"),
-  check({ model, report }) {
-    for (const call of model.storeCalls) {
+  scope: "store call",
+  check({ model, report, regions }) {
+    for (const call of model.storeCallsWithin(regions)) {
       if (call.method !== "set" || !call.value) continue;
       const reportedVia = new Set<number>();
       for (const part of valueParts(model, call.value, (info) => isNonJson(info.kind))) {

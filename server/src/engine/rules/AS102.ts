@@ -39,8 +39,9 @@ export const AS102: Rule = {
   category: "values",
   fix: "unsafe",
   mayReport: ({ text }) => mentionsStore(text) && text.includes("set") && text.includes("None"),
-  check({ model, report }) {
-    for (const call of model.storeCalls) {
+  scope: "store call",
+  check({ model, report, regions }) {
+    for (const call of model.storeCallsWithin(regions)) {
       if (call.method !== "set" || !call.value || model.resolveValue(call.value).type !== "none") continue;
       const receiver = call.node.childForFieldName("function")!.childForFieldName("object")!;
       // Keep `key=` when the key was passed by keyword.

@@ -60,8 +60,9 @@ export const AS103: Rule = {
   category: "values",
   fix: "unsafe",
   mayReport: ({ text }) => mentionsStore(text, ["task_state_store"]) && text.includes("set") && text.includes("retention"),
-  check({ model, report }) {
-    for (const call of model.storeCalls) {
+  scope: "store call",
+  check({ model, report, regions }) {
+    for (const call of model.storeCallsWithin(regions)) {
       if (call.method !== "set" || call.store.kind !== "task") continue;
       const retention = call.args.keywords.get("retention");
       if (!retention) continue;

@@ -46,8 +46,9 @@ export const AS104: Rule = {
   category: "values",
   fix: "safe",
   mayReport: ({ text }) => mentionsStore(text, ["asset_state_store"]) && text.includes("set") && text.includes("retention"),
-  check({ model, report }) {
-    for (const call of model.storeCalls) {
+  scope: "store call",
+  check({ model, report, regions }) {
+    for (const call of model.storeCallsWithin(regions)) {
       if (call.method !== "set" || call.store.kind !== "asset") continue;
       const retention = call.args.keywords.get("retention");
       if (!retention) continue;

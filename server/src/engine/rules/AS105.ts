@@ -59,8 +59,9 @@ export const AS105: Rule = {
   category: "values",
   fix: "none",
   mayReport: ({ text }) => mentionsStore(text) && mentionsAny(text, ["get", "set", "delete"]),
-  check({ model, report }) {
-    for (const call of model.storeCalls) {
+  scope: "store call",
+  check({ model, report, regions }) {
+    for (const call of model.storeCallsWithin(regions)) {
       if (call.method === "clear" || !call.key) continue;
       const resolved = model.resolveValue(call.key);
       const nonString = nonStringKind(resolved);

@@ -62,8 +62,9 @@ export const AS107: Rule = {
   category: "values",
   fix: "none",
   mayReport: ({ text }) => mentionsStore(text) && text.includes("set"),
-  check({ model, report }) {
-    for (const call of model.storeCalls) {
+  scope: "store call",
+  check({ model, report, regions }) {
+    for (const call of model.storeCallsWithin(regions)) {
       if (call.method !== "set" || !call.value) continue;
       const reportedVia = new Set<number>();
       for (const part of valueParts(model, call.value, (info) => info.kind === "non-finite")) {

@@ -64,8 +64,9 @@ export const AS201: Rule = {
   category: "scope",
   fix: "unsafe",
   mayReport: ({ text }) => mentionsStore(text, ["asset_state_store"]) && text.includes("**"),
-  check({ model, report }) {
-    for (const fn of model.functions) {
+  scope: "function",
+  check({ model, report, regions }) {
+    for (const fn of model.functionsOverlapping(regions)) {
       if (!fn.task && fn.callableOf.length === 0) continue;
       const store = fn.parameters.find((p) => p.name === STORE && (p.kind === "positional" || p.kind === "keyword-only"));
       const splat = fn.parameters.find((p) => p.kind === "var-keyword");
@@ -100,7 +101,7 @@ function contextReads(model: SemanticModel, fn: FunctionInfo, splat: Parameter):
   const body = fn.node.childForFieldName("body");
   if (!body) return [];
   // `context` must mean the parameter everywhere in the body.
-  if (fn.scope.bindings.get(splat.name)?.length !== 1 || bindsWithin(model, body, splat.name)) return undefined;
+  if (fn.scope.own(splat.name)?.length !== 1 || bindsWithin(model, body, splat.name)) return undefined;
   const reads: ContextRead[] = [];
   for (const identifier of variableReferences(body, splat.name)) {
     const read = readThrough(identifier);
@@ -162,7 +163,7 @@ function canBecomeParameter(model: SemanticModel, fn: FunctionInfo, splat: Param
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(key) || PYTHON_KEYWORDS.has(key) || key === splat.name) return false;
   const body = fn.node.childForFieldName("body")!;
   if (bindsWithin(model, body, key)) return false;
-  const bindings = fn.scope.bindings.get(key);
+  const bindings = fn.scope.own(key);
   if (!bindings) {
     // A name the body takes from an enclosing scope or the builtins would be shadowed by the new parameter.
     return variableReferences(body, key).length === 0;

@@ -55,8 +55,9 @@ export const AS203: Rule = {
   category: "scope",
   fix: "unsafe",
   mayReport: ({ text }) => mentionsStore(text, ["asset_state_store"]),
-  check({ model, report }) {
-    for (const call of model.storeCalls) {
+  scope: "store call",
+  check({ model, report, regions }) {
+    for (const call of model.storeCallsWithin(regions)) {
       if (call.store.kind !== "asset" || call.store.indexed || !call.function) continue;
       const declarations = taskDeclarations(model, call.function);
       if (!declarations) continue;
@@ -92,7 +93,7 @@ function indexFix(model: SemanticModel, call: StoreCall, fn: FunctionInfo): Fix 
     candidates = [sameKey.asset];
     reason = `where the task keeps "${sameKey.key}"`;
   } else {
-    const writes = model.storeCalls.some((c) => c.function === fn && c.store.kind === "asset" && !c.store.indexed && c.method !== "get");
+    const writes = model.storeCallsOf(fn).some((c) => c.store.kind === "asset" && !c.store.indexed && c.method !== "get");
     candidates = declarations.map((d) => onlyAsset(writes ? d.outlets : d.inlets));
     reason = `the task's only ${writes ? "outlet" : "inlet"}`;
   }
@@ -114,8 +115,8 @@ function assetOfKey(model: SemanticModel, call: StoreCall, fn: FunctionInfo): { 
   const key = constantKey(model, call);
   if (key === undefined) return undefined;
   const assets: AssetReference[] = [];
-  for (const other of model.storeCalls) {
-    if (other.function !== fn || other.store.kind !== "asset" || !other.store.asset || constantKey(model, other) !== key) continue;
+  for (const other of model.storeCallsOf(fn)) {
+    if (other.store.kind !== "asset" || !other.store.asset || constantKey(model, other) !== key) continue;
     const asset = assetReference(model, other.store.asset);
     if (!asset || asset === "alias") return undefined;
     assets.push(asset);

@@ -60,8 +60,9 @@ export const AS204: Rule = {
   category: "scope",
   fix: "unsafe",
   mayReport: ({ text }) => mentionsStore(text, ["asset_state_store"]) && text.includes(".expand") && mentionsAny(text, ["set", "delete"]),
-  check({ model, report }) {
-    for (const call of model.storeCalls) {
+  scope: "store call",
+  check({ model, report, regions }) {
+    for (const call of model.storeCallsWithin(regions)) {
       if (call.store.kind !== "asset" || (call.method !== "set" && call.method !== "delete") || !call.key || !call.function) continue;
       const mapping = mappingOf(model, call.function);
       if (!mapping) continue;

@@ -55,8 +55,9 @@ export const AS205: Rule = {
   category: "scope",
   fix: "none",
   mayReport: ({ text }) => mentionsStore(text, ["task_state_store"]) && text.includes(".expand") && text.includes("clear"),
-  check({ model, report }) {
-    for (const call of model.storeCalls) {
+  scope: "store call",
+  check({ model, report, regions }) {
+    for (const call of model.storeCallsWithin(regions)) {
       if (call.store.kind !== "task" || call.method !== "clear" || !call.function) continue;
       // A `clear(...)` with arguments raises `TypeError` (AS207).
       if (call.args.positional.length > 0 || call.args.keywords.size > 0 || call.args.hasSplat) continue;

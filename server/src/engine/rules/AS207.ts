@@ -59,8 +59,9 @@ export const AS207: Rule = {
   category: "scope",
   fix: "safe or unsafe",
   mayReport: ({ text }) => mentionsStore(text, ["task_state_store"]) && text.includes("clear"),
-  check({ model, report }) {
-    for (const call of model.storeCalls) {
+  scope: "store call",
+  check({ model, report, regions }) {
+    for (const call of model.storeCallsWithin(regions)) {
       if (call.store.kind !== "task" || call.method !== "clear") continue;
       const args = writtenArguments(call);
       if (!args || (call.args.positional.length === 0 && call.args.keywords.size === 0)) continue;

@@ -185,7 +185,7 @@ function inheritedKey(model: SemanticModel, order: Order, found: Map<Order, KeyS
 
 /** The key assigned in the class's own body: "unset" when none is, "unknown" when it is not a single string. */
 function ownKey(model: SemanticModel, cls: ClassInfo): KeySource | "unset" | "unknown" {
-  const bindings = cls.scope.bindings.get(ATTRIBUTE);
+  const bindings = cls.scope.own(ATTRIBUTE);
   if (!bindings) return "unset";
   const [binding] = bindings;
   if (bindings.length !== 1 || binding.kind !== "assign" || !binding.value || binding.target.parent?.hasError) return "unknown";

@@ -89,7 +89,7 @@ function isZero(model: SemanticModel, node: SyntaxNode): boolean {
 function zeroRetryDefaults(model: SemanticModel, cls: ClassInfo): SyntaxNode[] {
   const found: SyntaxNode[] = [];
   const attribute = cls.attributes.get("retries");
-  if (attribute?.value && cls.scope.bindings.get("retries")?.length === 1 && isZero(model, attribute.value)) {
+  if (attribute?.value && cls.scope.own("retries")?.length === 1 && isZero(model, attribute.value)) {
     found.push(attribute.target.parent?.type === "assignment" ? attribute.target.parent : attribute.target);
   }
   const init = cls.methods.get("__init__");

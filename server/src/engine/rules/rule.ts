@@ -7,7 +7,7 @@ export type { ExternalClass, WorkspaceClasses } from "../context";
 import { SyntaxNode } from "../syntax/parser";
 import type { AnalysisContext, FileInputs } from "../context";
 import { SemanticModel } from "../airflow/model";
-import { Fix, Severity } from "../types";
+import { Fix, OffsetRange, Severity } from "../types";
 
 export interface Rule {
   /** `AS` and three digits. */
@@ -29,6 +29,20 @@ export interface Rule {
    * enabled rule is not parsed. Absent: the rule always runs.
    */
   mayReport?(file: FileInputs): boolean;
+  /**
+   * What each finding is about, when that is one part of the file, so that a lint after an edit
+   * recomputes only the findings of the functions the edit touched and keeps the others
+   * (`engine/incremental.ts`). The rule then examines only what lies in `context.regions`:
+   * - `"store call"`: the rule examines the store calls in `model.storeCallsWithin(regions)`, and
+   *   reports each finding inside its call. A call's findings may depend on anything in the file
+   *   but the bodies of functions that neither enclose the call nor name the call's function.
+   * - `"function"`: the rule examines the functions of `model.functionsOverlapping(regions)` and
+   *   reports each finding in the function's header (decorators, name, parameters). A function's
+   *   findings may depend on anything in the file but the bodies of functions that neither enclose
+   *   it, nor lie in it, nor name it.
+   * Absent: every lint recomputes the rule's findings over the whole file.
+   */
+  scope?: "store call" | "function";
   check(context: RuleContext): void;
 }
 
@@ -76,5 +90,10 @@ export interface Report {
  */
 export interface RuleContext extends AnalysisContext {
   readonly model: SemanticModel;
+  /**
+   * For a rule with a `scope`: the parts of the file whose findings this lint recomputes (function
+   * definitions an edit touched). Undefined: the whole file. Rules without a `scope` never read it.
+   */
+  readonly regions?: readonly OffsetRange[];
   report(report: Report): void;
 }

@@ -5,6 +5,7 @@
 import Parser = require("tree-sitter");
 import Python = require("tree-sitter-python");
 import { withLineFeeds } from "./lineBreaks";
+import type { OffsetRange } from "../types";
 
 export type SyntaxNode = Parser.SyntaxNode;
 export type Tree = Parser.Tree;
@@ -113,12 +114,16 @@ export function captures(node: SyntaxNode, source: string, name: string): Syntax
  * `(call function: (attribute attribute: (identifier) @name (#match? @name "^(names)$"))) @call`.
  * A query visits every node natively and hands each candidate to JavaScript for its predicate; the
  * names' occurrences in `text` (the tree's whole source) are far fewer.
+ * With `within`, only the calls that lie inside it, found from the names' occurrences there.
  */
-export function attributeCalls(tree: Tree, text: string, names: readonly string[]): SyntaxNode[] {
+export function attributeCalls(tree: Tree, text: string, names: readonly string[], within?: OffsetRange): SyntaxNode[] {
   const root = tree.rootNode;
   const found: { call: SyntaxNode; start: number }[] = [];
-  for (const match of text.matchAll(new RegExp(`\\b(?:${names.join("|")})\\b`, "g"))) {
-    const start = match.index!;
+  const pattern = new RegExp(`\\b(?:${names.join("|")})\\b`, "g");
+  pattern.lastIndex = within?.start ?? 0;
+  const searchEnd = within?.end ?? text.length;
+  for (let match = pattern.exec(text); match && match.index < searchEnd; match = pattern.exec(text)) {
+    const start = match.index;
     const end = start + match[0].length;
     // The smallest node spanning the name and the character after it is the call when the name is
     // its callee's attribute (the arguments follow the name): no `parent`, one descent from the root.
@@ -128,6 +133,7 @@ export function attributeCalls(tree: Tree, text: string, names: readonly string[
     if (callee?.type !== "attribute") continue;
     const name = callee.childForFieldName("attribute");
     if (name?.type !== "identifier" || name.startIndex !== start || name.endIndex !== end) continue;
+    if (within && (call.startIndex < within.start || call.endIndex > within.end)) continue;
     found.push({ call, start: call.startIndex });
   }
   return inQueryOrder(found);
@@ -181,17 +187,26 @@ function inQueryOrder(found: { call: SyntaxNode; start: number }[]): SyntaxNode[
  * filtered by text gives, without handing every identifier of the file to JavaScript. An occurrence
  * next to an ASCII letter, digit or `_` is part of a longer word and is skipped; every other one is
  * checked on the tree, so nothing is assumed about other characters that can border an identifier.
- * With `limit`, undefined once more than that many occurrences would have to be checked.
+ * With `limit`, undefined once more than that many occurrences would have to be checked. With
+ * `within`, only the occurrences inside it, leaving out those in `skipped` (in order, not overlapping).
  */
-export function identifiersSpelled(tree: Tree, text: string, name: string, limit = Infinity): SyntaxNode[] | undefined {
+export function identifiersSpelled(tree: Tree, text: string, name: string, limit = Infinity, within?: OffsetRange, skipped: readonly OffsetRange[] = []): SyntaxNode[] | undefined {
   const root = tree.rootNode;
   const found: SyntaxNode[] = [];
   if (name.length === 0) return found;
   let checked = 0;
+  let skip = 0;
+  const searchEnd = within?.end ?? text.length;
   // Two occurrences that overlap lie inside one longer word, so neither is the identifier: the search
   // goes on after each occurrence (from the next character, a long name in a long run of its
   // letters would be compared again at every position).
-  for (let start = text.indexOf(name); start >= 0; start = text.indexOf(name, start + name.length)) {
+  for (let start = text.indexOf(name, within?.start ?? 0); start >= 0 && start + name.length <= searchEnd; start = text.indexOf(name, start + name.length)) {
+    while (skip < skipped.length && skipped[skip].end <= start) skip++;
+    if (skip < skipped.length && skipped[skip].start <= start) {
+      // Inside a skipped range: go on from its end.
+      start = skipped[skip].end - name.length;
+      continue;
+    }
     const end = start + name.length;
     if (isAsciiWordCharacter(text.charCodeAt(start - 1)) || isAsciiWordCharacter(text.charCodeAt(end))) continue;
     if (++checked > limit) return undefined;

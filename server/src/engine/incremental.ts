@@ -1,0 +1,303 @@
+/**
+ * Lints of one document as it is edited. After an edit inside one function's body, the rules that
+ * declare a `scope` (rules/rule.ts) examine only that function and the functions it names, and the
+ * rest of the file's findings of those rules are kept from the previous lint, moved by the edit.
+ * Rules without a scope run over the whole file as in every lint. Whatever this cannot place (an
+ * edit outside any function body, an edit that changes which function holds it, `global`, a
+ * file-level `noqa`, other options) is linted from scratch, so the findings are always those of a
+ * lint from scratch: `test/engine/incremental.test.ts` checks that over edits of every fixture.
+ *
+ * The front end keeps one per open document (the language server's lint worker); nothing is shared
+ * between documents.
+ */
+import { check, inDocumentOrder, LintOptions } from "./linter";
+import { PythonDocument } from "./syntax/document";
+import { SyntaxNode, Tree } from "./syntax/parser";
+import { RuleContext } from "./rules/rule";
+import { Diagnostic, Fix, OffsetRange } from "./types";
+
+interface PreviousLint {
+  text: string;
+  tree: Tree;
+  options: LintOptions;
+  settings: string;
+  diagnostics: Diagnostic[];
+}
+
+/** The text an edit replaced: `[start, oldEnd)` of the old text became `[start, newEnd)` of the new. */
+interface TextChange {
+  start: number;
+  oldEnd: number;
+  newEnd: number;
+}
+
+/** The function an edit lies in, and what around it its findings are replaced in. */
+interface EditedFunction {
+  /** Its definition (with decorators), before and after the edit. */
+  oldRange: OffsetRange;
+  newRange: OffsetRange;
+  node: SyntaxNode;
+}
+
+/** Code that binds names outside the function it is written in, or silences the whole file: its edits are linted from scratch. */
+const NON_LOCAL_EFFECT = /\b(?:global|nonlocal)\b|airflow-state-lint/;
+const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_]*/g;
+
+/**
+ * How the last lint was made. The same text is linted from scratch again: a front end re-lints it
+ * when something else changed (a project's pin, the workspace's classes, a baseline).
+ */
+export type LintMode = "from scratch" | "edited function";
+
+export class IncrementalLinter {
+  private previous: PreviousLint | undefined;
+  private mode: LintMode = "from scratch";
+
+  get lastMode(): LintMode {
+    return this.mode;
+  }
+
+  /** The findings of `document`, as `lint` gives them. */
+  lint(document: PythonDocument, options: LintOptions = {}): Diagnostic[] {
+    const text = document.analysedText();
+    const previous = this.previous;
+    const settings = settingsOf(options);
+    if (previous && previous.options.rules === options.rules && previous.settings === settings) {
+      const incremental = this.lintEdited(document, text, options, previous);
+      if (incremental) {
+        this.mode = "edited function";
+        this.previous = { text, tree: document.tree, options, settings, diagnostics: incremental };
+        return incremental;
+      }
+    }
+    this.mode = "from scratch";
+    const { diagnostics, rules } = check(document, options);
+    this.previous = rules.length > 0 ? { text, tree: document.tree, options, settings, diagnostics } : undefined;
+    return diagnostics;
+  }
+
+  /** Forgets the previous lint: the next one starts from scratch. */
+  reset(): void {
+    this.previous = undefined;
+  }
+
+  private lintEdited(document: PythonDocument, text: string, options: LintOptions, previous: PreviousLint): Diagnostic[] | undefined {
+    let change = changeBetween(previous.text, text);
+    let edited = editedFunction(previous.tree, document.tree, change);
+    if (!edited) {
+      // Typed after a function's last line, the new line's break matches the old one's: the same change, put earlier, is the function's.
+      change = slidEarlier(change, previous.text, text);
+      edited = editedFunction(previous.tree, document.tree, change);
+    }
+    if (!edited) return undefined;
+    const oldText = previous.text.slice(edited.oldRange.start, edited.oldRange.end);
+    const newText = text.slice(edited.newRange.start, edited.newRange.end);
+    if (NON_LOCAL_EFFECT.test(oldText) || NON_LOCAL_EFFECT.test(newText)) return undefined;
+    const delta = change.newEnd - change.oldEnd;
+    let headers: OffsetRange[] = [];
+    const chooseRegions = (context: RuleContext): OffsetRange[] | undefined => {
+      const named = functionsNamedIn(context, edited, [oldText, newText]);
+      if (!named) return undefined;
+      headers = enclosingHeaders(edited.node);
+      return [edited.newRange, ...named];
+    };
+    const result = check(document, options, chooseRegions);
+    const regions = result.regions;
+    // No regions: the scoped rules did not run, or examined the whole file. Either way this was a lint from scratch.
+    if (!regions) return result.diagnostics;
+    const scopes = new Map(result.rules.map((rule) => [rule.code, rule.scope]));
+    // Where each kind of scoped rule's findings were recomputed, in the new text; the same places in the old.
+    const replacedNew = { "store call": regions, function: [...regions, ...headers] };
+    const beforeEdit = (offset: number) => (offset >= edited.newRange.end ? offset - delta : offset);
+    const toOld = (range: OffsetRange): OffsetRange => ({ start: beforeEdit(range.start), end: beforeEdit(range.end) });
+    const replacedOld = { "store call": regions.map(toOld), function: [...regions.map(toOld), ...headers] };
+    const kept: Diagnostic[] = [];
+    for (const diagnostic of previous.diagnostics) {
+      const scope = scopes.get(diagnostic.code);
+      if (!scope || replacedOld[scope].some((range) => contains(range, diagnostic))) continue;
+      const moved = moveBeyond(diagnostic, document, edited.oldRange, delta);
+      if (!moved) return undefined;
+      kept.push(moved);
+    }
+    const fresh = result.diagnostics.filter((d) => {
+      const scope = scopes.get(d.code);
+      return !scope || replacedNew[scope].some((range) => contains(range, d));
+    });
+    return [...kept, ...fresh].sort(inDocumentOrder);
+  }
+}
+
+/** The options that decide which findings a lint gives, as text; the inputs only rules without a scope read are left out. */
+function settingsOf(options: LintOptions): string {
+  return JSON.stringify([options.severities ?? null, options.select ?? null, options.ignore ?? null]);
+}
+
+function changeBetween(oldText: string, newText: string): TextChange {
+  const shorter = Math.min(oldText.length, newText.length);
+  let start = 0;
+  while (start < shorter && oldText.charCodeAt(start) === newText.charCodeAt(start)) start++;
+  let suffix = 0;
+  while (suffix < shorter - start && oldText.charCodeAt(oldText.length - 1 - suffix) === newText.charCodeAt(newText.length - 1 - suffix)) suffix++;
+  return { start, oldEnd: oldText.length - suffix, newEnd: newText.length - suffix };
+}
+
+/** How far back an ambiguous change is moved: more than any indentation and line break. */
+const MAX_SLIDE = 256;
+
+/**
+ * The same change, moved back as far as it stays the same change: `changeBetween` puts it as late
+ * as the texts allow, so `last()\n` + `    x = 1\n` reads as `last()\n    x = 1` + `\n`.
+ */
+function slidEarlier(change: TextChange, oldText: string, newText: string): TextChange {
+  let { start, oldEnd, newEnd } = change;
+  for (let moved = 0; moved < MAX_SLIDE && start > 0; moved++) {
+    const before = oldText.charCodeAt(start - 1);
+    if (oldEnd > start && oldText.charCodeAt(oldEnd - 1) !== before) break;
+    if (newEnd > start && newText.charCodeAt(newEnd - 1) !== before) break;
+    start--;
+    oldEnd--;
+    newEnd--;
+  }
+  return { start, oldEnd, newEnd };
+}
+
+/**
+ * The innermost function whose body holds the whole change, when it is the same function before
+ * and after it: same start, same header, and its end moved by exactly the change. Otherwise the
+ * edit changed how the code around it parses (an unclosed bracket, a new dedent), and there is no
+ * one function to re-check.
+ */
+function editedFunction(oldTree: Tree, newTree: Tree, change: TextChange): EditedFunction | undefined {
+  const after = innermostFunctionBodyHolding(newTree, change.start, change.newEnd);
+  const before = innermostFunctionBodyHolding(oldTree, change.start, change.oldEnd);
+  if (!after || !before) return undefined;
+  const delta = change.newEnd - change.oldEnd;
+  const oldRange = definitionRange(before.fn);
+  const newRange = definitionRange(after.fn);
+  const sameFunction = oldRange.start === newRange.start && oldRange.end + delta === newRange.end && before.headerEnd === after.headerEnd && depth(before.fn) === depth(after.fn);
+  return sameFunction ? { oldRange, newRange, node: after.fn } : undefined;
+}
+
+/**
+ * The innermost function whose body, from the end of its header's `:` to its end, holds the text
+ * between `start` and `end`. The body is counted from the colon, not from its first statement, so
+ * that a comment typed before the first statement is in it.
+ */
+function innermostFunctionBodyHolding(tree: Tree, start: number, end: number): { fn: SyntaxNode; headerEnd: number } | undefined {
+  // From the character before the change: text typed right after a function's last statement is the function's.
+  for (let node: SyntaxNode | null = tree.rootNode.descendantForIndex(Math.max(0, start - 1), Math.max(start, end)); node; node = node.parent) {
+    if (node.type !== "function_definition") continue;
+    const body = node.childForFieldName("body");
+    const colon = body && node.children.find((child) => child.type === ":" && child.endIndex <= body.startIndex && child.endIndex > (node!.childForFieldName("parameters")?.endIndex ?? node!.startIndex));
+    if (colon && colon.endIndex <= start && end <= node.endIndex) return { fn: node, headerEnd: colon.endIndex };
+  }
+  return undefined;
+}
+
+/** The function's definition with its decorators. */
+function definitionRange(fn: SyntaxNode): OffsetRange {
+  const outer = fn.parent?.type === "decorated_definition" ? fn.parent : fn;
+  return { start: outer.startIndex, end: outer.endIndex };
+}
+
+function depth(node: SyntaxNode): number {
+  let levels = 0;
+  for (let parent = node.parent; parent; parent = parent.parent) levels++;
+  return levels;
+}
+
+/** The headers (decorators to the body) of the functions around `fn`: where a `function` rule reports on them. */
+function enclosingHeaders(fn: SyntaxNode): OffsetRange[] {
+  const headers: OffsetRange[] = [];
+  for (let node = fn.parent; node; node = node.parent) {
+    if (node.type !== "function_definition") continue;
+    const body = node.childForFieldName("body");
+    if (body) headers.push({ start: definitionRange(node).start, end: body.startIndex });
+  }
+  return headers;
+}
+
+/**
+ * The definitions of the functions outside the edited one that its text names, before or after the
+ * edit: their findings can depend on it (`t.expand(...)` maps `t`, `PythonOperator(python_callable=t)`
+ * runs it). Undefined when a name it uses may be bound around it to a function of the file under
+ * another name (`run = t.partial(...)` in the DAG's body): then what depends on the edit is not known.
+ */
+function functionsNamedIn(context: RuleContext, edited: EditedFunction, texts: string[]): OffsetRange[] | undefined {
+  const inside = (node: SyntaxNode) => node.startIndex >= edited.newRange.start && node.endIndex <= edited.newRange.end;
+  const functionsByName = new Map<string, SyntaxNode[]>();
+  for (const fn of context.model.functions) {
+    if (inside(fn.node)) continue;
+    const list = functionsByName.get(fn.name);
+    if (list) list.push(fn.node);
+    else functionsByName.set(fn.name, [fn.node]);
+  }
+  const names = new Set(texts.flatMap((text) => text.match(IDENTIFIER) ?? []));
+  for (const statement of bindingStatementsAround(edited.node)) {
+    const words = statement.match(IDENTIFIER) ?? [];
+    if (words.some((word) => functionsByName.has(word)) && words.some((word) => names.has(word) && !functionsByName.has(word))) return undefined;
+  }
+  const regions: OffsetRange[] = [];
+  for (const name of names) for (const fn of functionsByName.get(name) ?? []) regions.push(definitionRange(fn));
+  return regions;
+}
+
+/** Statements that bind names, and the blocks that hold statements, outside function and class bodies. */
+const BINDING_STATEMENTS = new Set(["expression_statement"]);
+const COMPOUND_STATEMENTS = new Set(["if_statement", "for_statement", "while_statement", "with_statement", "try_statement", "match_statement", "elif_clause", "else_clause", "except_clause", "finally_clause", "case_clause", "block"]);
+
+/**
+ * The statements that can bind a name the edited function sees from outside: those of the module
+ * and of the functions around it, outside any nested function or class, however deep in `if`,
+ * `with` or `try` they sit, as text; of a `for` or `with`, its header (`for x in ...:`, `with ... as x:`).
+ */
+function bindingStatementsAround(fn: SyntaxNode): string[] {
+  const statements: string[] = [];
+  const visit = (container: SyntaxNode) => {
+    for (const child of container.namedChildren) {
+      if (child.type === "function_definition" || child.type === "class_definition" || child.type === "decorated_definition" || child.type === "comment") continue;
+      if (COMPOUND_STATEMENTS.has(child.type)) {
+        if (child.type === "for_statement" || child.type === "with_statement") statements.push(headerOf(child));
+        visit(child);
+      } else if (BINDING_STATEMENTS.has(child.type)) statements.push(child.text);
+    }
+  };
+  for (let node = fn.parent; node; node = node.parent) {
+    if (node.type === "module") visit(node);
+    else if (node.type === "function_definition") {
+      const body = node.childForFieldName("body");
+      if (body) visit(body);
+    }
+  }
+  return statements;
+}
+
+/** A compound statement's text up to its body: the part that binds (`for x in y:`, `with a as b:`). */
+function headerOf(statement: SyntaxNode): string {
+  const body = statement.childForFieldName("body");
+  return body ? statement.text.slice(0, body.startIndex - statement.startIndex) : statement.text;
+}
+
+function contains(range: OffsetRange, diagnostic: Diagnostic): boolean {
+  return diagnostic.startOffset >= range.start && diagnostic.endOffset <= range.end;
+}
+
+/**
+ * A finding kept from before the edit, in the edited text: unchanged before the edited function,
+ * moved by `delta` after it. Undefined when it or one of its fixes reaches into the function.
+ */
+function moveBeyond(diagnostic: Diagnostic, document: PythonDocument, edited: OffsetRange, delta: number): Diagnostic | undefined {
+  const reaches = (start: number, end: number) => start < edited.end && end > edited.start;
+  if (diagnostic.related || reaches(diagnostic.startOffset, diagnostic.endOffset)) return undefined;
+  const fixes = [diagnostic.fix, ...(diagnostic.alternatives ?? [])].filter((fix): fix is Fix => fix !== undefined);
+  if (fixes.some((fix) => fix.edits.some((edit) => reaches(edit.start, Math.max(edit.end, edit.start + 1)) && !(edit.start === edit.end && edit.start === edited.start)))) return undefined;
+  if (diagnostic.endOffset <= edited.start && fixes.every((fix) => fix.edits.every((edit) => edit.end <= edited.start))) return diagnostic;
+  const move = (offset: number) => (offset >= edited.end ? offset + delta : offset);
+  const moveFix = (fix: Fix): Fix => ({ ...fix, edits: fix.edits.map((edit) => ({ ...edit, start: move(edit.start), end: move(edit.end) })) });
+  const startOffset = move(diagnostic.startOffset);
+  const endOffset = move(diagnostic.endOffset);
+  const moved: Diagnostic = { ...diagnostic, startOffset, endOffset, range: { start: document.positionAt(startOffset), end: document.positionAt(endOffset) } };
+  if (diagnostic.fix) moved.fix = moveFix(diagnostic.fix);
+  if (diagnostic.alternatives) moved.alternatives = diagnostic.alternatives.map(moveFix);
+  return moved;
+}

@@ -1,0 +1,173 @@
+/**
+ * A lint after an edit (IncrementalLinter) must give exactly what a lint from scratch of the edited
+ * text gives: the same findings, ranges, messages and fixes. Every fixture, example and a slice of
+ * the benchmark corpus is edited inside each of its functions (a line commented out, a statement
+ * added, a statement removed, an unclosed bracket, a name of another function written in), each edit
+ * undone again, and the two lints compared after every step. The edits are the ones typing makes;
+ * that most of them take the edited-function path shows the comparison is not vacuous.
+ */
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, test } from "node:test";
+import { ContentChange, Diagnostic, IncrementalLinter, lint, LintOptions, PythonDocument } from "../../server/src/engine";
+import { parsePython, SyntaxNode } from "../../server/src/engine/syntax/parser";
+import { generateCorpus } from "../bench/corpus";
+
+const ROOT = path.resolve(__dirname, "../../..");
+const FIXTURES = path.join(ROOT, "test/rules/fixtures");
+const EXAMPLES = path.join(ROOT, "examples/dags");
+/** Functions edited per file, so that the test stays within seconds. */
+const MAX_FUNCTIONS_PER_FILE = 4;
+
+interface Source {
+  name: string;
+  text: string;
+}
+
+function sources(): Source[] {
+  const files = [
+    ...fs.readdirSync(FIXTURES).filter((f) => f.endsWith(".py")).map((f) => path.join(FIXTURES, f)),
+    ...fs.readdirSync(EXAMPLES).filter((f) => f.endsWith(".py")).map((f) => path.join(EXAMPLES, f)),
+  ];
+  const corpus = generateCorpus({ seed: 3, files: 400 })
+    .filter((file) => file.kind !== "dag" && file.kind !== "helper")
+    .slice(0, 16)
+    .map((file) => ({ name: `corpus/${file.path}`, text: file.text }));
+  return [...files.map((file) => ({ name: path.relative(ROOT, file), text: fs.readFileSync(file, "utf8") })), ...corpus];
+}
+
+/** Offsets to a change as LSP's incremental sync sends it. */
+function changeAt(document: PythonDocument, start: number, end: number, text: string): ContentChange {
+  return { range: { start: document.positionAt(start), end: document.positionAt(end) }, text };
+}
+
+/** Edits inside the body of `fn`, as [start, end, inserted text] of the current text. */
+function editsInside(fn: SyntaxNode, text: string, otherFunction: string | undefined): [number, number, string][] {
+  const body = fn.childForFieldName("body");
+  if (!body || body.namedChildren.length === 0) return [];
+  const first = body.namedChildren[0];
+  const last = body.namedChildren[body.namedChildren.length - 1];
+  const lineStart = text.lastIndexOf("\n", first.startIndex - 1) + 1;
+  const indentation = text.slice(lineStart, first.startIndex);
+  const middle = Math.floor((body.startIndex + body.endIndex) / 2);
+  const edits: [number, number, string][] = [
+    [first.startIndex, first.startIndex, "# "],
+    [first.startIndex, first.startIndex, "x = ("],
+    [middle, middle, "z"],
+  ];
+  if (body.namedChildren.length > 1) edits.push([last.startIndex, last.endIndex, "pass"]);
+  // Statements of their own are added only where the body starts on a line of its own.
+  if (/^[ \t]*$/.test(indentation)) {
+    edits.push([last.endIndex, last.endIndex, `\n${indentation}added_value = {"n": 1}`]);
+    if (otherFunction) edits.push([last.endIndex, last.endIndex, `\n${indentation}${otherFunction}.expand(x=[1, 2])`]);
+  }
+  return edits;
+}
+
+function functionsOf(text: string): SyntaxNode[] {
+  return parsePython(text).rootNode.descendantsOfType("function_definition");
+}
+
+function comparable(diagnostics: Diagnostic[]): string {
+  return JSON.stringify(diagnostics);
+}
+
+describe("a lint after an edit gives what a lint from scratch gives", () => {
+  const options: LintOptions = {};
+  /** Per kind of edit: lints after it (and its undo), and how many of them re-checked only the edited function. */
+  const byEdit = new Map<string, { lints: number; edited: number }>();
+
+  for (const source of sources()) {
+    test(source.name, () => {
+      const functions = functionsOf(source.text).slice(0, MAX_FUNCTIONS_PER_FILE);
+      const names = functions.map((fn) => fn.childForFieldName("name")?.text);
+      functions.forEach((fn, index) => {
+        const other = names.find((name, i) => i !== index && name);
+        for (const [start, end, inserted] of editsInside(fn, source.text, other)) {
+          const document = new PythonDocument("file:///edited.py", source.text, 1);
+          const linter = new IncrementalLinter();
+          linter.lint(document, options);
+          const removed = source.text.slice(start, end);
+          document.update([changeAt(document, start, end, inserted)], 2);
+          const afterEdit = linter.lint(document, options);
+          assert.equal(comparable(afterEdit), comparable(lint(new PythonDocument("file:///edited.py", document.getText()), options)), `${source.name}: ${JSON.stringify(inserted)} at ${start}`);
+          const kind = byEdit.get(inserted.replace(/\w+\.expand/, "f.expand").trim()) ?? { lints: 0, edited: 0 };
+          byEdit.set(inserted.replace(/\w+\.expand/, "f.expand").trim(), kind);
+          if (linter.lastMode === "edited function") kind.edited++;
+          document.update([changeAt(document, start, start + inserted.length, removed)], 3);
+          const afterUndo = linter.lint(document, options);
+          assert.equal(document.getText(), source.text);
+          assert.equal(comparable(afterUndo), comparable(lint(new PythonDocument("file:///edited.py", source.text), options)), `${source.name}: undo of ${JSON.stringify(inserted)} at ${start}`);
+          if (linter.lastMode === "edited function") kind.edited++;
+          kind.lints += 2;
+        }
+      });
+    });
+  }
+
+  test("edits that keep the code around them whole re-check only the edited function", () => {
+    const summary = [...byEdit].map(([edit, { lints, edited }]) => `${JSON.stringify(edit)}: ${edited}/${lints}`).join(", ");
+    const total = [...byEdit.values()].reduce((sum, kind) => sum + kind.lints, 0);
+    assert.ok(total > 1000, `only ${total} lints after edits`);
+    // A statement added or replaced keeps the function whole; an unclosed bracket does not, and is linted from scratch.
+    for (const edit of ["pass", 'added_value = {"n": 1}']) {
+      const kind = byEdit.get(edit)!;
+      assert.ok(kind.edited / kind.lints > 0.6, summary);
+    }
+    const bracket = byEdit.get("x = (")!;
+    assert.ok(bracket.edited < bracket.lints, summary);
+  });
+});
+
+describe("IncrementalLinter", () => {
+  const text = [
+    "from datetime import datetime",
+    "from airflow.sdk import task",
+    "",
+    "@task",
+    "def first(task_state_store=None):",
+    '    task_state_store.set("a", datetime.now())',
+    "",
+    "@task",
+    "def second(task_state_store=None):",
+    '    task_state_store.set("b", datetime.now())',
+    "",
+  ].join("\n");
+
+  test("keeps the other functions' findings, moved by the edit", () => {
+    const document = new PythonDocument("file:///two.py", text, 1);
+    const linter = new IncrementalLinter();
+    assert.deepEqual(linter.lint(document).map((d) => d.range.start.line), [5, 9]);
+    document.update([{ range: { start: { line: 5, character: 0 }, end: { line: 5, character: 0 } }, text: "    x = 1\n" }], 2);
+    const after = linter.lint(document);
+    assert.equal(linter.lastMode, "edited function");
+    assert.deepEqual(after.map((d) => [d.code, d.range.start.line]), [["AS101", 6], ["AS101", 10]]);
+  });
+
+  test("lints from scratch when the edit leaves every function", () => {
+    const document = new PythonDocument("file:///two.py", text, 1);
+    const linter = new IncrementalLinter();
+    linter.lint(document);
+    document.update([{ range: { start: { line: 2, character: 0 }, end: { line: 2, character: 0 } }, text: "ORDERS = 1" }], 2);
+    linter.lint(document);
+    assert.equal(linter.lastMode, "from scratch");
+  });
+
+  test("lints an unchanged text from scratch: what changed is an input (a pin, a baseline), which only the lint reads", () => {
+    const document = new PythonDocument("file:///two.py", text, 1);
+    const linter = new IncrementalLinter();
+    linter.lint(document);
+    linter.lint(document, { baselineText: text });
+    assert.equal(linter.lastMode, "from scratch");
+  });
+
+  test("a `global` statement in the edited function makes the lint start from scratch", () => {
+    const document = new PythonDocument("file:///two.py", text, 1);
+    const linter = new IncrementalLinter();
+    linter.lint(document);
+    document.update([{ range: { start: { line: 5, character: 0 }, end: { line: 5, character: 0 } }, text: "    global datetime\n" }], 2);
+    linter.lint(document);
+    assert.equal(linter.lastMode, "from scratch");
+  });
+});
