@@ -14,7 +14,7 @@ import { changedLinesEdit } from "../../server/src/lsp/changedLines";
 import { isFixAllRequested, isRequested } from "../../server/src/lsp/codeActions";
 import { LintWorkerClient } from "../../server/src/lsp/lintWorkerClient";
 import { parseSettings } from "../../server/src/lsp/settings";
-import { suppressionEdit } from "../../server/src/lsp/suppression";
+import { linesMayEndInsideStrings, suppressionEdit } from "../../server/src/lsp/suppression";
 import type { PlacedEdit } from "../../server/src/lsp/workerProtocol";
 
 function apply(text: string, edit: PlacedEdit): string {
@@ -79,6 +79,22 @@ describe("suppression edit", () => {
   test("offers nothing where a comment cannot go", () => {
     assert.equal(suppress("store.set('k', None) + \\\n    1\n", 0), undefined, "backslash continuation");
     assert.equal(suppress("store.set('k', None); s = '''a\nb'''\n", 0), undefined, "the line ends inside a string");
+  });
+
+  test("the lint worker's once-per-lint test of strings across lines changes no edit", () => {
+    const texts = [
+      "store.set('k', None); s = '''a\nb'''\nx = 1\n",
+      'store.set("k", None); s = """a\nb"""\n',
+      "s = f'{a +\n b}'; store.set('k', None)\nt = rf\"{x}\"\n",
+      "store.set('k', None)\ny = 'plain'  # a comment\nz = {\n 'a': 1}\n",
+    ];
+    for (const text of texts) {
+      const document = new PythonDocument("file:///t.py", text);
+      for (let line = 0; line < document.lineCount; line++) {
+        assert.deepEqual(suppressionEdit(document, line, "AS102", linesMayEndInsideStrings(text)), suppressionEdit(document, line, "AS102"), `${JSON.stringify(text)} line ${line}`);
+      }
+    }
+    assert.equal(linesMayEndInsideStrings("x = 'a'\ny = \"b\"\n"), false);
   });
 
   test("a comment is fine inside brackets and after a string closed on the line", () => {

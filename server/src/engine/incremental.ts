@@ -107,10 +107,10 @@ export class IncrementalLinter {
     if (!regions) return result.diagnostics;
     const scopes = new Map(result.rules.map((rule) => [rule.code, rule.scope]));
     // Where each kind of scoped rule's findings were recomputed, in the new text; the same places in the old.
-    const replacedNew = { "store call": regions, function: [...regions, ...headers] };
+    const replacedNew = { "store use": regions, function: [...regions, ...headers] };
     const beforeEdit = (offset: number) => (offset >= edited.newRange.end ? offset - delta : offset);
     const toOld = (range: OffsetRange): OffsetRange => ({ start: beforeEdit(range.start), end: beforeEdit(range.end) });
-    const replacedOld = { "store call": regions.map(toOld), function: [...regions.map(toOld), ...headers] };
+    const replacedOld = { "store use": regions.map(toOld), function: [...regions.map(toOld), ...headers] };
     const kept: Diagnostic[] = [];
     for (const diagnostic of previous.diagnostics) {
       const scope = scopes.get(diagnostic.code);

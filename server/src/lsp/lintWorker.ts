@@ -18,7 +18,7 @@ import type { FileConfiguration } from "../engine/project";
 import { changedLinesEdit } from "./changedLines";
 import { ruleDocumentationUri } from "./diagnostics";
 import { errorText } from "./logger";
-import { fileSuppressionEdit, suppressionEdit } from "./suppression";
+import { fileSuppressionEdit, linesMayEndInsideStrings, suppressionEdit } from "./suppression";
 import type {
   CompletionResult,
   FixAllResult,
@@ -97,6 +97,7 @@ export function runLintWorker(): void {
       if (!fileSuppressions.has(code)) fileSuppressions.set(code, fileSuppressionEdit(document, code));
       return fileSuppressions.get(code);
     };
+    const mayEndInsideString = linesMayEndInsideStrings(document.getText());
     const lintOptions = engineOptions(document.uri, options, workspace.forLint(document.uri), configuration);
     const found = documents.linterFor(document.uri)?.lint(document, lintOptions) ?? lint(document, lintOptions);
     const diagnostics = found.map(
@@ -108,7 +109,7 @@ export function runLintWorker(): void {
         fix: d.fix && place(d.fix),
         alternatives: d.alternatives?.map(place),
         related: d.related,
-        suppression: suppressionEdit(document, d.range.start.line, d.code),
+        suppression: suppressionEdit(document, d.range.start.line, d.code, mayEndInsideString),
         fileSuppression: fileSuppression(d.code),
       }),
     );

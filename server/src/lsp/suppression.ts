@@ -9,11 +9,22 @@ import type { PlacedEdit } from "./workerProtocol";
 
 type SyntaxNode = PythonDocument["tree"]["rootNode"];
 
+/**
+ * Whether a line of `text` can end inside a string: only a triple-quoted string or an f-string's
+ * replacement field spans lines (a line continued with a backslash is told by its last character).
+ * Asked once per lint, so that the tree is searched for strings only in files that have such.
+ */
+export function linesMayEndInsideStrings(text: string): boolean {
+  return /"""|'''|[fF][rR]?["']|[rR][fF]["']/.test(text);
+}
+
 /** Undefined when no comment can go at the end of the line: it ends inside a string or continues with a backslash. */
-export function suppressionEdit(document: PythonDocument, line: number, code: string): PlacedEdit | undefined {
+export function suppressionEdit(document: PythonDocument, line: number, code: string, mayEndInsideString = true): PlacedEdit | undefined {
   const text = document.lineText(line);
   const root = document.tree.rootNode;
-  for (const comment of root.descendantsOfType("comment", { row: line, column: 0 }, { row: line, column: text.length })) {
+  // Called for every finding on every lint: a line without `#` has no comment to look for.
+  const comments = text.includes("#") ? root.descendantsOfType("comment", { row: line, column: 0 }, { row: line, column: text.length }) : [];
+  for (const comment of comments) {
     if (comment.startPosition.row !== line) continue;
     // A bare `# noqa` already silences everything, so only a list of codes is extended.
     const noqa = parseNoqa(comment.text);
@@ -24,20 +35,26 @@ export function suppressionEdit(document: PythonDocument, line: number, code: st
   }
   const end = text.trimEnd().length;
   if (text.slice(0, end).endsWith("\\")) return undefined;
-  if (isInsideString(root, document.offsetAt({ line, character: end }))) return undefined;
+  if (mayEndInsideString && isInsideString(root, document.offsetAt({ line, character: end }))) return undefined;
   return { range: { start: { line, character: end }, end: { line, character: end } }, newText: `  # noqa: ${code}` };
 }
+
+/** A string never holds a statement, so the search for one around the offset ends at the first statement. */
+const HOLDS_NO_STRING = /^(?:module|block|.*_statement|.*_definition)$/;
 
 function isInsideString(root: SyntaxNode, offset: number): boolean {
   for (let node: SyntaxNode | null = root.descendantForIndex(Math.max(0, offset - 1), offset); node; node = node.parent) {
     if (node.type === "string" && node.startIndex < offset && node.endIndex > offset) return true;
+    if (HOLDS_NO_STRING.test(node.type)) return false;
   }
   return false;
 }
 
 /** Undefined when the file already silences every rule or this one (the finding would not exist). */
 export function fileSuppressionEdit(document: PythonDocument, code: string): PlacedEdit | undefined {
-  for (const comment of document.tree.rootNode.descendantsOfType("comment")) {
+  // Every comment of the file is looked at only when one can be the file's `noqa`.
+  const comments = /airflow-state-lint/i.test(document.getText()) ? document.tree.rootNode.descendantsOfType("comment") : [];
+  for (const comment of comments) {
     const { row, column } = comment.startPosition;
     if (document.lineText(row).slice(0, column).trim() !== "") continue;
     const noqa = parseFileNoqa(comment.text);

@@ -108,7 +108,18 @@ export class SemanticModel extends PythonModel<FunctionInfo> {
 
   protected override describeFunction(fn: PythonFunctionInfo): FunctionInfo {
     // The class is set once every class is known (PythonModel.buildScopes).
-    return { ...fn, enclosingClass: undefined, callableOf: [] };
+    // Whether the function is a task is worked out when something asks: a lint after an edit asks
+    // of the edited function and of the few its rules look at, not of every function of the file.
+    // The object is extended, not copied, so that what the Python model reads lazily stays lazy.
+    let task: TaskDecorator | undefined | null = null;
+    const described = Object.assign(fn, { enclosingClass: undefined, callableOf: [] as CallInfo[] });
+    return Object.defineProperty(described, "task", {
+      enumerable: true,
+      get: () => {
+        if (task === null) task = this.taskDecoratorOf(fn.node);
+        return task;
+      },
+    }) as FunctionInfo;
   }
 
   // ---- DAGs ----
@@ -260,24 +271,27 @@ export class SemanticModel extends PythonModel<FunctionInfo> {
     return identifier.startIndex < value.endIndex ? parameter : assignment;
   }
 
-  private resolveTasks(): void {
-    for (const fn of this.functions) {
-      const decorated = fn.node.parent;
-      if (decorated?.type !== "decorated_definition") continue;
-      for (const decorator of decorated.namedChildren) {
-        if (decorator.type !== "decorator") continue;
-        const expression = decorator.namedChildren[0];
-        if (!expression) continue;
-        const isCall = expression.type === "call";
-        const target = isCall ? expression.childForFieldName("function") : expression;
-        const name = this.qualifiedName(target);
-        if (name && TASK_DECORATOR.test(name)) {
-          const variant = name.replace(/^airflow\.(sdk|decorators)\./, "");
-          fn.task = { node: expression, variant, keywords: isCall ? callArguments(expression).keywords : new Map() };
-          break;
-        }
+  /** The TaskFlow decorator (`@task`, `@task.virtualenv(...)`) of a function's definition, if it has one. */
+  private taskDecoratorOf(definition: SyntaxNode): TaskDecorator | undefined {
+    const decorated = definition.parent;
+    if (decorated?.type !== "decorated_definition") return undefined;
+    for (const decorator of decorated.namedChildren) {
+      if (decorator.type !== "decorator") continue;
+      const expression = decorator.namedChildren[0];
+      if (!expression) continue;
+      const isCall = expression.type === "call";
+      const target = isCall ? expression.childForFieldName("function") : expression;
+      const name = this.qualifiedName(target);
+      if (name && TASK_DECORATOR.test(name)) {
+        const variant = name.replace(/^airflow\.(sdk|decorators)\./, "");
+        return { node: expression, variant, keywords: isCall ? callArguments(expression).keywords : new Map() };
       }
     }
+    return undefined;
+  }
+
+  /** The operators that run functions of the file as tasks (`PythonOperator(python_callable=f)`). */
+  private resolveTasks(): void {
     // The text says cheaply whether any call can pass `python_callable=`.
     if (!this.text.includes("python_callable")) return;
     for (const node of keywordCalls(this.tree, this.text, "python_callable")) {

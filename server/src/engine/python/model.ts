@@ -106,6 +106,7 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
   /** Names whose bindings are complete in one scope (`Scope.own`, `Scope.lookup`). */
   private readonly boundInScope = new Map<Scope, Set<string>>();
   private scopedLookups = 0;
+  private readonly parametersBound = new Set<Scope>();
   private readonly nestedBodiesByScope = new Map<Scope, OffsetRange[]>();
   private everyNameBound = false;
   /** The statements already bound (by node id), so that one found again is not bound twice. */
@@ -139,6 +140,7 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
   bindingsOf(name: string, scope?: Scope): void {
     if (this.everyNameBound || this.boundNames.has(name)) return;
     if (scope) return this.bindingsIn(name, scope);
+    this.bindEveryParameter();
     if (this.boundNames.size >= MAX_NAMES_BOUND_ONE_BY_ONE) return this.allBindings();
     const identifiers = identifiersSpelled(this.tree, this.text, name, MAX_SPELLINGS_LOOKED_UP);
     // So many spellings that binding every statement at once costs less.
@@ -159,9 +161,10 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
   private bindingsIn(name: string, scope: Scope): void {
     let names = this.boundInScope.get(scope);
     if (names?.has(name)) return;
+    this.bindParameters(scope);
     if (this.scopedLookups >= MAX_SCOPED_LOOKUPS) return this.allBindings();
     const within = { start: scope.bodyStart, end: Math.min(scope.bodyEnd, this.text.length) };
-    const identifiers = identifiersSpelled(this.tree, this.text, name, MAX_SPELLINGS_LOOKED_UP, within, this.nestedBodies(scope));
+    const identifiers = identifiersSpelled(this.tree, this.text, name, MAX_SPELLINGS_LOOKED_UP, within, this.nestedBodies(scope), (end) => !isCalledOrIndexed(this.text, end));
     if (identifiers === undefined) return this.allBindings();
     for (const identifier of identifiers) {
       const statement = bindingStatementAround(identifier);
@@ -182,8 +185,25 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
     return bodies;
   }
 
+  /**
+   * Binds a function scope's parameters, the first time a name is looked up in it: a file's
+   * functions are many, and a lint after an edit looks into few of them.
+   */
+  private bindParameters(scope: Scope): void {
+    if (scope.kind !== "function" || this.parametersBound.has(scope)) return;
+    this.parametersBound.add(scope);
+    const fn = this.functionsByNode.get(scope.node.startIndex);
+    for (const p of fn?.parameters ?? []) scope.add({ name: p.name, kind: "parameter", target: p.nameNode, value: p.default });
+  }
+
+  private bindEveryParameter(): void {
+    if (this.parametersBound.size === this.functions.length) return;
+    for (const fn of this.functions) this.bindParameters(fn.scope);
+  }
+
   allBindings(): void {
     if (this.everyNameBound) return;
+    this.bindEveryParameter();
     this.everyNameBound = true;
     for (const statement of this.root.descendantsOfType(BINDING_TYPES)) this.bindStatement(statement);
   }
@@ -441,17 +461,20 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
         this.classes.push(cls);
         parentScope.add({ name: cls.name, kind: "class", target: nameNode });
       } else {
+        let parameters: Parameter[] | undefined;
         const fn = this.describeFunction({
           node,
           name: nameNode.text,
           nameNode,
-          parameters: parametersOf(node),
+          // Read when asked (and bound when a name is first looked up in the function: bindParameters).
+          get parameters() {
+            return (parameters ??= parametersOf(node));
+          },
           scope,
         });
         this.functions.push(fn);
         this.functionsByNode.set(node.startIndex, fn);
         parentScope.add({ name: fn.name, kind: "function", target: nameNode });
-        for (const p of fn.parameters) scope.add({ name: p.name, kind: "parameter", target: p.nameNode, value: p.default });
       }
     }
     const classesByScope = new Map(this.classes.map((cls) => [cls.scope, cls]));
@@ -551,6 +574,17 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
 const MAX_NAMES_BOUND_ONE_BY_ONE = 64;
 /** Past this many spellings of one name, binding every statement at once costs less. */
 const MAX_SPELLINGS_LOOKED_UP = 256;
+/**
+ * Whether the name ending at `end` is called or indexed (`task(...)`, `rows[0]`): then it is not what
+ * a statement binds (`@task(retries=2)` on every task of a DAG is passed over without the tree).
+ */
+function isCalledOrIndexed(text: string, end: number): boolean {
+  let at = end;
+  while (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9) at++;
+  const next = text.charCodeAt(at);
+  return next === 40 /* ( */ || next === 91 /* [ */;
+}
+
 /** Lookups of a name in one scope before binding every statement at once costs less. */
 const MAX_SCOPED_LOOKUPS = 256;
 const BINDING_STATEMENTS: ReadonlySet<string> = new Set(BINDING_TYPES);

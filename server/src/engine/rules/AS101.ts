@@ -115,7 +115,7 @@ export const AS101: Rule = {
   category: "values",
   fix: "safe or unsafe",
   mayReport: ({ text }) => mentionsStore(text) && text.includes("set"),
-  scope: "store call",
+  scope: "store use",
   check({ model, report, regions }) {
     for (const call of model.storeCallsWithin(regions)) {
       if (call.method !== "set" || !call.value) continue;

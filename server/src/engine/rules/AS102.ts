@@ -39,7 +39,7 @@ export const AS102: Rule = {
   category: "values",
   fix: "unsafe",
   mayReport: ({ text }) => mentionsStore(text) && text.includes("set") && text.includes("None"),
-  scope: "store call",
+  scope: "store use",
   check({ model, report, regions }) {
     for (const call of model.storeCallsWithin(regions)) {
       if (call.method !== "set" || !call.value || model.resolveValue(call.value).type !== "none") continue;

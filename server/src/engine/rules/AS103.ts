@@ -60,7 +60,7 @@ export const AS103: Rule = {
   category: "values",
   fix: "unsafe",
   mayReport: ({ text }) => mentionsStore(text, ["task_state_store"]) && text.includes("set") && text.includes("retention"),
-  scope: "store call",
+  scope: "store use",
   check({ model, report, regions }) {
     for (const call of model.storeCallsWithin(regions)) {
       if (call.method !== "set" || call.store.kind !== "task") continue;

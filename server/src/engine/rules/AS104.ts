@@ -46,7 +46,7 @@ export const AS104: Rule = {
   category: "values",
   fix: "safe",
   mayReport: ({ text }) => mentionsStore(text, ["asset_state_store"]) && text.includes("set") && text.includes("retention"),
-  scope: "store call",
+  scope: "store use",
   check({ model, report, regions }) {
     for (const call of model.storeCallsWithin(regions)) {
       if (call.method !== "set" || call.store.kind !== "asset") continue;

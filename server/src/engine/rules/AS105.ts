@@ -59,7 +59,7 @@ export const AS105: Rule = {
   category: "values",
   fix: "none",
   mayReport: ({ text }) => mentionsStore(text) && mentionsAny(text, ["get", "set", "delete"]),
-  scope: "store call",
+  scope: "store use",
   check({ model, report, regions }) {
     for (const call of model.storeCallsWithin(regions)) {
       if (call.method === "clear" || !call.key) continue;

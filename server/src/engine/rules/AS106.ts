@@ -110,7 +110,8 @@ export const AS106: Rule = {
  * Checked first because `task_state_store` itself contains `task_state`, and a query visits every node.
  */
 function hasOldKeyString(model: SemanticModel, text: string): boolean {
-  for (const match of text.matchAll(new RegExp(OLD_NAMES, "g"))) {
+  // A string's content is exactly the name only between two quotes: `task_state` in `task_state_store` is passed over.
+  for (const match of text.matchAll(new RegExp(`(?<=["'])(?:${OLD_NAMES})(?=["'])`, "g"))) {
     const start = match.index!;
     const end = start + match[0].length;
     // The smallest node spanning the name is the string's content exactly when the content is the name.

@@ -62,7 +62,7 @@ export const AS107: Rule = {
   category: "values",
   fix: "none",
   mayReport: ({ text }) => mentionsStore(text) && text.includes("set"),
-  scope: "store call",
+  scope: "store use",
   check({ model, report, regions }) {
     for (const call of model.storeCallsWithin(regions)) {
       if (call.method !== "set" || !call.value) continue;

@@ -4,7 +4,7 @@ import { Rule } from "./rule";
 import { mentionsStore } from "./textGates";
 import { AssetReference, assetReference, assetTextAt, storeEntries, storeHolds, TaskDeclaration, taskDeclarations } from "../airflow/assets";
 import { FunctionInfo, SemanticModel } from "../airflow/model";
-import { Fix, TextEdit } from "../types";
+import { Fix, OffsetRange, TextEdit } from "../types";
 import { codeSpan } from "../syntax/markdown";
 
 /**
@@ -66,10 +66,11 @@ export const AS202: Rule = {
   category: "scope",
   fix: "safe or unsafe",
   mayReport: ({ text }) => mentionsStore(text, ["asset_state_store"]),
-  check({ model, text, report }) {
+  scope: "store use",
+  check({ model, text, report, regions }) {
     if (!text.includes("asset_state_store")) return;
     // Every subscript, in document order; a tree walk is cheaper than a query for a bare node type.
-    for (const subscript of model.root.descendantsOfType("subscript")) {
+    for (const subscript of subscriptsWithin(model, regions)) {
       const store = model.storeReference(subscript);
       if (store?.kind !== "asset" || !store.indexed || !store.asset || store.node.id !== subscript.id) continue;
       const fn = model.functionOf(subscript);
@@ -96,9 +97,18 @@ export const AS202: Rule = {
 
 const STORE_PARAMETER = "asset_state_store";
 
+/** The subscripts of the file, or of the regions (each a definition the tree holds as one node). */
+function subscriptsWithin(model: SemanticModel, regions: readonly OffsetRange[] | undefined): SyntaxNode[] {
+  if (!regions) return model.root.descendantsOfType("subscript");
+  return regions.flatMap((region) => {
+    const node = model.root.descendantForIndex(region.start, region.end);
+    return node.descendantsOfType("subscript").filter((s) => s.startIndex >= region.start && s.endIndex <= region.end);
+  });
+}
+
 function addAssetFix(model: SemanticModel, fn: FunctionInfo, subscript: SyntaxNode, index: SyntaxNode, asset: AssetReference, missing: TaskDeclaration[]): Fix | undefined {
   // One more asset changes what un-indexed calls of this task resolve to (or makes them raise).
-  if (model.storeCalls.some((c) => c.function === fn && c.store.kind === "asset" && !c.store.indexed)) return undefined;
+  if (model.storeCallsOf(fn).some((c) => c.store.kind === "asset" && !c.store.indexed)) return undefined;
   const keyword = onlyReads(model, fn, subscript, index) ? "inlets" : "outlets";
   const edits: TextEdit[] = [];
   let assetText: string | undefined;
@@ -122,7 +132,8 @@ function addAssetFix(model: SemanticModel, fn: FunctionInfo, subscript: SyntaxNo
  * assigned to a name whose every use is the receiver of a `get`.
  */
 function onlyReads(model: SemanticModel, fn: FunctionInfo, subscript: SyntaxNode, index: SyntaxNode): boolean {
-  const calls = model.storeCalls.filter((c) => c.store.asset?.id === index.id);
+  // A name bound to the store in the task is seen only by the task and the functions nested in it.
+  const calls = model.storeCallsWithin([{ start: fn.node.startIndex, end: fn.node.endIndex }]).filter((c) => c.store.asset?.id === index.id);
   if (calls.length === 0 || calls.some((c) => c.method !== "get")) return false;
   const parent = subscript.parent;
   if (parent?.type === "attribute") return calls.length === 1 && calls[0].store.node.id === subscript.id;

@@ -55,7 +55,7 @@ export const AS203: Rule = {
   category: "scope",
   fix: "unsafe",
   mayReport: ({ text }) => mentionsStore(text, ["asset_state_store"]),
-  scope: "store call",
+  scope: "store use",
   check({ model, report, regions }) {
     for (const call of model.storeCallsWithin(regions)) {
       if (call.store.kind !== "asset" || call.store.indexed || !call.function) continue;

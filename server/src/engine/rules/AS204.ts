@@ -60,7 +60,7 @@ export const AS204: Rule = {
   category: "scope",
   fix: "unsafe",
   mayReport: ({ text }) => mentionsStore(text, ["asset_state_store"]) && text.includes(".expand") && mentionsAny(text, ["set", "delete"]),
-  scope: "store call",
+  scope: "store use",
   check({ model, report, regions }) {
     for (const call of model.storeCallsWithin(regions)) {
       if (call.store.kind !== "asset" || (call.method !== "set" && call.method !== "delete") || !call.key || !call.function) continue;

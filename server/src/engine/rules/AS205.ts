@@ -55,7 +55,7 @@ export const AS205: Rule = {
   category: "scope",
   fix: "none",
   mayReport: ({ text }) => mentionsStore(text, ["task_state_store"]) && text.includes(".expand") && text.includes("clear"),
-  scope: "store call",
+  scope: "store use",
   check({ model, report, regions }) {
     for (const call of model.storeCallsWithin(regions)) {
       if (call.store.kind !== "task" || call.method !== "clear" || !call.function) continue;

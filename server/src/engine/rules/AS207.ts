@@ -59,7 +59,7 @@ export const AS207: Rule = {
   category: "scope",
   fix: "safe or unsafe",
   mayReport: ({ text }) => mentionsStore(text, ["task_state_store"]) && text.includes("clear"),
-  scope: "store call",
+  scope: "store use",
   check({ model, report, regions }) {
     for (const call of model.storeCallsWithin(regions)) {
       if (call.store.kind !== "task" || call.method !== "clear") continue;

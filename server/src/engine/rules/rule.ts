@@ -33,16 +33,17 @@ export interface Rule {
    * What each finding is about, when that is one part of the file, so that a lint after an edit
    * recomputes only the findings of the functions the edit touched and keeps the others
    * (`engine/incremental.ts`). The rule then examines only what lies in `context.regions`:
-   * - `"store call"`: the rule examines the store calls in `model.storeCallsWithin(regions)`, and
-   *   reports each finding inside its call. A call's findings may depend on anything in the file
-   *   but the bodies of functions that neither enclose the call nor name the call's function.
+   * - `"store use"`: the rule examines the uses of a state store that lie in `regions` (the store
+   *   calls of `model.storeCallsWithin(regions)`, the indexed asset stores there) and reports each
+   *   finding inside its use. A use's findings may depend on anything in the file but the bodies of
+   *   functions that neither enclose the use nor name the use's function.
    * - `"function"`: the rule examines the functions of `model.functionsOverlapping(regions)` and
    *   reports each finding in the function's header (decorators, name, parameters). A function's
    *   findings may depend on anything in the file but the bodies of functions that neither enclose
    *   it, nor lie in it, nor name it.
    * Absent: every lint recomputes the rule's findings over the whole file.
    */
-  scope?: "store call" | "function";
+  scope?: "store use" | "function";
   check(context: RuleContext): void;
 }
 

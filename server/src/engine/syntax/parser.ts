@@ -188,9 +188,19 @@ function inQueryOrder(found: { call: SyntaxNode; start: number }[]): SyntaxNode[
  * next to an ASCII letter, digit or `_` is part of a longer word and is skipped; every other one is
  * checked on the tree, so nothing is assumed about other characters that can border an identifier.
  * With `limit`, undefined once more than that many occurrences would have to be checked. With
- * `within`, only the occurrences inside it, leaving out those in `skipped` (in order, not overlapping).
+ * `within`, only the occurrences inside it, leaving out those in `skipped` (in order, not overlapping);
+ * with `wanted`, only the occurrences it accepts, given the offset after the name (a cheap text test
+ * before the tree is asked).
  */
-export function identifiersSpelled(tree: Tree, text: string, name: string, limit = Infinity, within?: OffsetRange, skipped: readonly OffsetRange[] = []): SyntaxNode[] | undefined {
+export function identifiersSpelled(
+  tree: Tree,
+  text: string,
+  name: string,
+  limit = Infinity,
+  within?: OffsetRange,
+  skipped: readonly OffsetRange[] = [],
+  wanted: (end: number) => boolean = () => true,
+): SyntaxNode[] | undefined {
   const root = tree.rootNode;
   const found: SyntaxNode[] = [];
   if (name.length === 0) return found;
@@ -208,7 +218,7 @@ export function identifiersSpelled(tree: Tree, text: string, name: string, limit
       continue;
     }
     const end = start + name.length;
-    if (isAsciiWordCharacter(text.charCodeAt(start - 1)) || isAsciiWordCharacter(text.charCodeAt(end))) continue;
+    if (isAsciiWordCharacter(text.charCodeAt(start - 1)) || isAsciiWordCharacter(text.charCodeAt(end)) || !wanted(end)) continue;
     if (++checked > limit) return undefined;
     const node = root.descendantForIndex(start, end);
     if (node.type === "identifier" && node.startIndex === start && node.endIndex === end) found.push(node);
