@@ -44,10 +44,12 @@ const NON_LOCAL_EFFECT = /\b(?:global|nonlocal)\b|airflow-state-lint/;
 const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_]*/g;
 
 /**
- * How the last lint was made. The same text is linted from scratch again: a front end re-lints it
- * when something else changed (a project's pin, the workspace's classes, a baseline).
+ * How the last lint was made: from scratch; by re-checking the edited function; or, for the same
+ * text linted again (a front end does when an input changed: a project's pin, the workspace's
+ * classes, a baseline), by re-running only the rules without a scope, which are the ones that read
+ * those inputs.
  */
-export type LintMode = "from scratch" | "edited function";
+export type LintMode = "from scratch" | "edited function" | "same text";
 
 export class IncrementalLinter {
   private previous: PreviousLint | undefined;
@@ -63,9 +65,10 @@ export class IncrementalLinter {
     const previous = this.previous;
     const settings = settingsOf(options);
     if (previous && previous.options.rules === options.rules && previous.settings === settings) {
-      const incremental = this.lintEdited(document, text, options, previous);
+      const sameText = previous.text === text;
+      const incremental = sameText ? this.relint(document, options, previous) : this.lintEdited(document, text, options, previous);
       if (incremental) {
-        this.mode = "edited function";
+        this.mode = sameText ? "same text" : "edited function";
         this.previous = { text, tree: document.tree, options, settings, diagnostics: incremental };
         return incremental;
       }
@@ -79,6 +82,14 @@ export class IncrementalLinter {
   /** Forgets the previous lint: the next one starts from scratch. */
   reset(): void {
     this.previous = undefined;
+  }
+
+  /** The same text again: the rules with a scope read no input but the text, so their findings stand. */
+  private relint(document: PythonDocument, options: LintOptions, previous: PreviousLint): Diagnostic[] {
+    const result = check(document, options, () => []);
+    const scoped = new Set(result.rules.filter((rule) => rule.scope).map((rule) => rule.code));
+    const kept = previous.diagnostics.filter((d) => scoped.has(d.code));
+    return [...kept, ...result.diagnostics.filter((d) => !scoped.has(d.code))].sort(inDocumentOrder);
   }
 
   private lintEdited(document: PythonDocument, text: string, options: LintOptions, previous: PreviousLint): Diagnostic[] | undefined {
@@ -108,8 +119,9 @@ export class IncrementalLinter {
     const scopes = new Map(result.rules.map((rule) => [rule.code, rule.scope]));
     // Where each kind of scoped rule's findings were recomputed, in the new text; the same places in the old.
     const replacedNew = { "store use": regions, function: [...regions, ...headers] };
-    const beforeEdit = (offset: number) => (offset >= edited.newRange.end ? offset - delta : offset);
-    const toOld = (range: OffsetRange): OffsetRange => ({ start: beforeEdit(range.start), end: beforeEdit(range.end) });
+    // Other regions lie before the change or after it, or hold all of it (a function around the edited one).
+    const beforeEdit = (offset: number) => (offset >= change.newEnd ? offset - delta : offset);
+    const toOld = (range: OffsetRange): OffsetRange => (range === edited.newRange ? edited.oldRange : { start: beforeEdit(range.start), end: beforeEdit(range.end) });
     const replacedOld = { "store use": regions.map(toOld), function: [...regions.map(toOld), ...headers] };
     const kept: Diagnostic[] = [];
     for (const diagnostic of previous.diagnostics) {
@@ -174,24 +186,69 @@ function editedFunction(oldTree: Tree, newTree: Tree, change: TextChange): Edite
   const delta = change.newEnd - change.oldEnd;
   const oldRange = definitionRange(before.fn);
   const newRange = definitionRange(after.fn);
-  const sameFunction = oldRange.start === newRange.start && oldRange.end + delta === newRange.end && before.headerEnd === after.headerEnd && depth(before.fn) === depth(after.fn);
+  // The function may end elsewhere (its last line commented out is a comment after it), but what
+  // follows it must be the same statement, moved by the change: nothing left it or joined it.
+  const oldNext = nextStatementStart(before.fn);
+  const newNext = nextStatementStart(after.fn);
+  const sameFunction =
+    oldRange.start === newRange.start &&
+    before.headerEnd === after.headerEnd &&
+    depth(before.fn) === depth(after.fn) &&
+    (oldNext === undefined ? newNext === undefined : newNext === oldNext + delta);
   return sameFunction ? { oldRange, newRange, node: after.fn } : undefined;
 }
 
+/** Where the statement after a function's definition starts, comments passed over; undefined at the end of its block. */
+function nextStatementStart(fn: SyntaxNode): number | undefined {
+  const definition = fn.parent?.type === "decorated_definition" ? fn.parent : fn;
+  let next = definition.nextNamedSibling;
+  while (next?.type === "comment") next = next.nextNamedSibling;
+  return next?.startIndex;
+}
+
 /**
- * The innermost function whose body, from the end of its header's `:` to its end, holds the text
- * between `start` and `end`. The body is counted from the colon, not from its first statement, so
- * that a comment typed before the first statement is in it.
+ * The innermost function whose body holds the text between `start` and `end`: from the end of its
+ * header's `:` up to the statement after the function. The body is counted from the colon, not
+ * from its first statement, so that a comment typed before the first statement is in it, and up to
+ * the next statement, so that its last line commented out (now a comment after it) is too.
  */
 function innermostFunctionBodyHolding(tree: Tree, start: number, end: number): { fn: SyntaxNode; headerEnd: number } | undefined {
   // From the character before the change: text typed right after a function's last statement is the function's.
-  for (let node: SyntaxNode | null = tree.rootNode.descendantForIndex(Math.max(0, start - 1), Math.max(start, end)); node; node = node.parent) {
-    if (node.type !== "function_definition") continue;
-    const body = node.childForFieldName("body");
-    const colon = body && node.children.find((child) => child.type === ":" && child.endIndex <= body.startIndex && child.endIndex > (node!.childForFieldName("parameters")?.endIndex ?? node!.startIndex));
-    if (colon && colon.endIndex <= start && end <= node.endIndex) return { fn: node, headerEnd: colon.endIndex };
+  const spanning = tree.rootNode.descendantForIndex(Math.max(0, start - 1), Math.max(start, end));
+  // Only comments (or nothing) between a function's last statement and the change: that function,
+  // which lies inside whatever function holds the comment.
+  if (spanning.type === "comment" || spanning.type === "block" || spanning.type === "module") {
+    const container = spanning.type === "comment" ? spanning.parent : spanning;
+    const previous = container && lastStatementBefore(container, start);
+    const fn = previous?.type === "decorated_definition" ? previous.childForFieldName("definition") : previous;
+    const held = fn?.type === "function_definition" ? holding(fn, start, end) : undefined;
+    if (held) return held;
+  }
+  for (let node: SyntaxNode | null = spanning; node; node = node.parent) {
+    const held = node.type === "function_definition" ? holding(node, start, end) : undefined;
+    if (held) return held;
   }
   return undefined;
+}
+
+function holding(fn: SyntaxNode, start: number, end: number): { fn: SyntaxNode; headerEnd: number } | undefined {
+  const body = fn.childForFieldName("body");
+  const parameters = fn.childForFieldName("parameters");
+  const colon = body && fn.children.find((child) => child.type === ":" && child.endIndex <= body.startIndex && child.endIndex > (parameters?.endIndex ?? fn.startIndex));
+  if (!colon || colon.endIndex > start) return undefined;
+  const definition = fn.parent?.type === "decorated_definition" ? fn.parent : fn;
+  const extentEnd = nextStatementStart(fn) ?? definition.parent?.endIndex ?? fn.endIndex;
+  return end <= Math.max(fn.endIndex, extentEnd) ? { fn, headerEnd: colon.endIndex } : undefined;
+}
+
+/** The last statement of a block or module that ends at or before `offset`, comments passed over. */
+function lastStatementBefore(container: SyntaxNode, offset: number): SyntaxNode | undefined {
+  let found: SyntaxNode | undefined;
+  for (const child of container.namedChildren) {
+    if (child.startIndex >= offset) break;
+    if (child.type !== "comment" && child.endIndex <= offset) found = child;
+  }
+  return found;
 }
 
 /** The function's definition with its decorators. */

@@ -4,7 +4,7 @@
  * builds on it. Built once per parse; calls are worked out on first use.
  */
 import { AnalysisContext } from "../context";
-import { identifiersSpelled, SyntaxNode, Tree } from "../syntax/parser";
+import { definitions, identifiersSpelled, SyntaxNode, Tree } from "../syntax/parser";
 import { Binding, BindingSource, Scope } from "./scope";
 import { callArguments, CallArguments, dottedParts, unparenthesize } from "../syntax/nodes";
 import { withLineFeeds } from "../syntax/lineBreaks";
@@ -72,7 +72,6 @@ export class CallInfo {
   }
 }
 
-const SCOPE_TYPES = ["function_definition", "class_definition"];
 /** Target nodes whose names are bound by unpacking (`a, [b, *c] = ...`). */
 const UNPACKING_TYPES = ["pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "list_splat_pattern", "parenthesized_expression"];
 /** The nodes that bind names. */
@@ -126,7 +125,7 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
     this.context = context ?? new AnalysisContext({ text: this.text }, tree);
     this.module = new Scope("module", tree.rootNode, undefined, 0, Number.MAX_SAFE_INTEGER, this);
     // Definitions and parameters are bound now; the other statements when a name is asked about.
-    this.buildScopes(this.root.descendantsOfType(SCOPE_TYPES));
+    this.buildScopes(definitions(this.tree, this.text));
   }
 
   // ---- binding on demand ----
@@ -164,7 +163,7 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
     this.bindParameters(scope);
     if (this.scopedLookups >= MAX_SCOPED_LOOKUPS) return this.allBindings();
     const within = { start: scope.bodyStart, end: Math.min(scope.bodyEnd, this.text.length) };
-    const identifiers = identifiersSpelled(this.tree, this.text, name, MAX_SPELLINGS_LOOKED_UP, within, this.nestedBodies(scope), (end) => !isCalledOrIndexed(this.text, end));
+    const identifiers = identifiersSpelled(this.tree, this.text, name, MAX_SPELLINGS_LOOKED_UP, within, this.nestedBodies(scope), (end) => mayBeBound(this.text, end - name.length, end));
     if (identifiers === undefined) return this.allBindings();
     for (const identifier of identifiers) {
       const statement = bindingStatementAround(identifier);
@@ -575,15 +574,27 @@ const MAX_NAMES_BOUND_ONE_BY_ONE = 64;
 /** Past this many spellings of one name, binding every statement at once costs less. */
 const MAX_SPELLINGS_LOOKED_UP = 256;
 /**
- * Whether the name ending at `end` is called or indexed (`task(...)`, `rows[0]`): then it is not what
- * a statement binds (`@task(retries=2)` on every task of a DAG is passed over without the tree).
+ * Whether the name between `start` and `end` can be what a statement binds, as far as its line
+ * tells without the tree: not when it is called or indexed (`task(...)`, `rows[0]`), nor in a
+ * decorator (`@task(outlets=[ORDERS])` on every task of a DAG), short of a `:=` right after it.
  */
-function isCalledOrIndexed(text: string, end: number): boolean {
-  let at = end;
-  while (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9) at++;
-  const next = text.charCodeAt(at);
-  return next === 40 /* ( */ || next === 91 /* [ */;
+function mayBeBound(text: string, start: number, end: number): boolean {
+  let after = end;
+  while (text.charCodeAt(after) === 32 || text.charCodeAt(after) === 9) after++;
+  const next = text.charCodeAt(after);
+  if (next === 58 /* : */ && text.charCodeAt(after + 1) === 61 /* = */) return true;
+  if (next === 40 /* ( */ || next === 91 /* [ */) return false;
+  // Back to the line's start, a bounded way: on a line longer than that the tree is asked.
+  let lineStart = start;
+  const limit = Math.max(0, start - MAX_DECORATOR_LOOKBACK);
+  while (lineStart > limit && text.charCodeAt(lineStart - 1) !== 10 && text.charCodeAt(lineStart - 1) !== 13) lineStart--;
+  if (lineStart > 0 && text.charCodeAt(lineStart - 1) !== 10 && text.charCodeAt(lineStart - 1) !== 13) return true;
+  while (text.charCodeAt(lineStart) === 32 || text.charCodeAt(lineStart) === 9) lineStart++;
+  return text.charCodeAt(lineStart) !== 64 /* @ */;
 }
+
+/** How far back `mayBeBound` looks for the start of a line. */
+const MAX_DECORATOR_LOOKBACK = 256;
 
 /** Lookups of a name in one scope before binding every statement at once costs less. */
 const MAX_SCOPED_LOOKUPS = 256;

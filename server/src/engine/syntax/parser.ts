@@ -140,6 +140,23 @@ export function attributeCalls(tree: Tree, text: string, names: readonly string[
 }
 
 /**
+ * The function and class definitions of the tree, in document order: what
+ * `root.descendantsOfType(["function_definition", "class_definition"])` returns, found from the
+ * keywords `def` and `class` in `text` (the tree's whole source) instead of a walk of every node.
+ */
+export function definitions(tree: Tree, text: string): SyntaxNode[] {
+  const root = tree.rootNode;
+  const found: SyntaxNode[] = [];
+  for (const match of text.matchAll(/\b(?:def|class)\b/g)) {
+    const keyword = root.descendantForIndex(match.index, match.index + match[0].length);
+    if (keyword.type !== match[0] || keyword.startIndex !== match.index) continue;
+    const definition = keyword.parent;
+    if (definition && (definition.type === "function_definition" || definition.type === "class_definition")) found.push(definition);
+  }
+  return found;
+}
+
+/**
  * The calls passing `keyword=` (a plain identifier), once per such argument: what `captures` returns for
  * `(call arguments: (argument_list (keyword_argument name: (identifier) @k (#eq? @k "keyword")))) @call`,
  * found from the keyword's occurrences in `text` (the tree's whole source).

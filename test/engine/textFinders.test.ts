@@ -1,0 +1,72 @@
+/**
+ * The parser's text-driven finders must return what a walk of the tree returns: they only find the
+ * candidates faster. Checked on every fixture, example and part of the benchmark corpus, and on
+ * texts made to mislead a text search (keywords in strings and comments, `async def`, nesting).
+ */
+import assert from "node:assert/strict";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { describe, test } from "node:test";
+import { attributeCalls, definitions, identifiersSpelled, parsePython, SyntaxNode } from "../../server/src/engine/syntax/parser";
+import { generateCorpus } from "../bench/corpus";
+
+const ROOT = path.resolve(__dirname, "../../..");
+
+const MISLEADING = [
+  'def f():\n    s = "def g(): pass"  # class C: pass\n    return s\n',
+  "async def run():\n    async def inner():\n        pass\n    return inner\n",
+  "@task\ndef a():\n    class Local:\n        def method(self):\n            def deepest(): ...\n",
+  'class A(Base):\n    """class docs; def nothing"""\n    x = lambda: 1\n\nundefined = 1\nredef = "class"\n',
+  "match x:\n    case Point(x=0):\n        pass\ndef after(): pass\n",
+  "def half(:\n    pass\nclass\n",
+];
+
+function texts(): { name: string; text: string }[] {
+  const folders = [path.join(ROOT, "test/rules/fixtures"), path.join(ROOT, "examples/dags")];
+  const files = folders.flatMap((folder) => fs.readdirSync(folder).filter((f) => f.endsWith(".py")).map((f) => path.join(folder, f)));
+  return [
+    ...files.map((file) => ({ name: path.relative(ROOT, file), text: fs.readFileSync(file, "utf8") })),
+    ...generateCorpus({ seed: 5, files: 200 }).map((file) => ({ name: file.path, text: file.text })),
+    ...MISLEADING.map((text, i) => ({ name: `misleading ${i}`, text })),
+  ];
+}
+
+const ids = (nodes: readonly SyntaxNode[]) => nodes.map((node) => `${node.type}@${node.startIndex}-${node.endIndex}`);
+
+describe("text-driven finders find what a tree walk finds", () => {
+  const all = texts();
+
+  test("definitions", () => {
+    for (const { name, text } of all) {
+      const tree = parsePython(text);
+      assert.deepEqual(ids(definitions(tree, text)), ids(tree.rootNode.descendantsOfType(["function_definition", "class_definition"])), name);
+    }
+  });
+
+  test("identifiers spelled a name, inside a range and outside the ranges skipped", () => {
+    for (const { name, text } of all) {
+      const tree = parsePython(text);
+      const functions = tree.rootNode.descendantsOfType("function_definition");
+      const within = { start: Math.floor(text.length / 4), end: text.length };
+      const skipped = functions.filter((fn) => fn.startIndex >= within.start).slice(0, 3).map((fn) => ({ start: fn.startIndex, end: fn.endIndex }));
+      const disjoint = skipped.filter((range, i) => i === 0 || range.start >= skipped[i - 1].end);
+      for (const spelled of ["task_state_store", "context", "self", "datetime"]) {
+        const expected = tree.rootNode
+          .descendantsOfType("identifier")
+          .filter((id) => id.text === spelled && id.startIndex >= within.start && id.endIndex <= within.end && !disjoint.some((r) => id.startIndex >= r.start && id.startIndex < r.end));
+        assert.deepEqual(ids(identifiersSpelled(tree, text, spelled, Infinity, within, disjoint)!), ids(expected), `${name}: ${spelled}`);
+      }
+    }
+  });
+
+  test("attribute calls inside a range", () => {
+    for (const { name, text } of all) {
+      const tree = parsePython(text);
+      for (const fn of tree.rootNode.descendantsOfType("function_definition").slice(0, 3)) {
+        const within = { start: fn.startIndex, end: fn.endIndex };
+        const expected = attributeCalls(tree, text, ["get", "set"]).filter((call) => call.startIndex >= within.start && call.endIndex <= within.end);
+        assert.deepEqual(ids(attributeCalls(tree, text, ["get", "set"], within)), ids(expected), name);
+      }
+    }
+  });
+});
