@@ -5,7 +5,7 @@
  * found on first use.
  */
 import { analysis, AnalysisContext } from "../context";
-import { attributeCalls, keywordCalls, SyntaxNode, Tree } from "../syntax/parser";
+import { attributeCalls, callsNamed, keywordCalls, SyntaxNode, Tree } from "../syntax/parser";
 import { CallInfo, ClassInfo as PythonClassInfo, FunctionInfo as PythonFunctionInfo, PythonModel } from "../python/model";
 import { Binding, Scope } from "../python/scope";
 import { callArguments, CallArguments, KeywordArgument, plainString, unparenthesize } from "../syntax/nodes";
@@ -98,12 +98,12 @@ export class SemanticModel extends PythonModel<FunctionInfo> {
   private dagList?: DagInfo[];
   private storeCallList?: StoreCall[];
   private readonly storeCallsByRegions = new Map<string, StoreCall[]>();
+  private operatorCallablesFound = false;
   private readonly storeRefs = new Map<number, StoreReference | null>();
 
   constructor(tree: Tree, text: string, context?: AnalysisContext) {
     super(tree, text, context);
     if (!context) this.context.provide(semanticModel, this);
-    this.resolveTasks();
   }
 
   protected override describeFunction(fn: PythonFunctionInfo): FunctionInfo {
@@ -111,13 +111,24 @@ export class SemanticModel extends PythonModel<FunctionInfo> {
     // Whether the function is a task is worked out when something asks: a lint after an edit asks
     // of the edited function and of the few its rules look at, not of every function of the file.
     // The object is extended, not copied, so that what the Python model reads lazily stays lazy.
+    // So are the operators that run it: finding them resolves the callee of every `python_callable=` call.
     let task: TaskDecorator | undefined | null = null;
-    const described = Object.assign(fn, { enclosingClass: undefined, callableOf: [] as CallInfo[] });
-    return Object.defineProperty(described, "task", {
-      enumerable: true,
-      get: () => {
-        if (task === null) task = this.taskDecoratorOf(fn.node);
-        return task;
+    const callableOf: CallInfo[] = [];
+    const described = Object.assign(fn, { enclosingClass: undefined });
+    return Object.defineProperties(described, {
+      task: {
+        enumerable: true,
+        get: () => {
+          if (task === null) task = this.taskDecoratorOf(fn.node);
+          return task;
+        },
+      },
+      callableOf: {
+        enumerable: true,
+        get: () => {
+          this.findOperatorCallables();
+          return callableOf;
+        },
       },
     }) as FunctionInfo;
   }
@@ -290,8 +301,10 @@ export class SemanticModel extends PythonModel<FunctionInfo> {
     return undefined;
   }
 
-  /** The operators that run functions of the file as tasks (`PythonOperator(python_callable=f)`). */
-  private resolveTasks(): void {
+  /** Finds, once, the operators that run functions of the file as tasks (`PythonOperator(python_callable=f)`). */
+  private findOperatorCallables(): void {
+    if (this.operatorCallablesFound) return;
+    this.operatorCallablesFound = true;
     // The text says cheaply whether any call can pass `python_callable=`.
     if (!this.text.includes("python_callable")) return;
     for (const node of keywordCalls(this.tree, this.text, "python_callable")) {
@@ -306,9 +319,11 @@ export class SemanticModel extends PythonModel<FunctionInfo> {
 
   private findDags(): DagInfo[] {
     const dags: DagInfo[] = [];
-    // A callee ending in `DAG` is spelled so in the file (in the call or in an import), and resolving
-    // the callee of every call of a large file is costly: without the word, no call is a DAG.
-    const dagCalls = this.text.includes("DAG") ? this.calls : [];
+    // A callee resolves through imports only, so a DAG's call is spelled `DAG` (`DAG(...)`,
+    // `models.DAG(...)`) or with the name an import gives it (`from airflow import DAG as D`):
+    // only those calls have their callee resolved, not every call of the file.
+    const dagNames = this.text.includes("DAG") ? ["DAG", ...this.importBindings().filter((b) => b.name !== "DAG" && DAG_CLASS.test(b.qualifiedName ?? "")).map((b) => b.name)] : [];
+    const dagCalls = dagNames.length > 0 ? callsNamed(this.tree, this.text, [...new Set(dagNames)]).map((node) => this.callInfo(node)) : [];
     for (const call of dagCalls) {
       if (!call.callee || !DAG_CLASS.test(call.callee)) continue;
       dags.push({ node: call.node.parent?.parent?.type === "with_item" ? call.node.parent.parent : call.node, call, keywords: call.args.keywords, defaultArgs: this.defaultArgs(call.args.keywords) });

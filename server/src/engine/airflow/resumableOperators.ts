@@ -274,6 +274,8 @@ export class ResumableOperators {
 
   /** The operator a call creates, when it is a `ResumableJobMixin` operator: a class of this file or the workspace, or a provider operator. */
   operatorCall(call: CallInfo): OperatorCall | undefined {
+    // Resolving a callee looks its names up; the name as written rules out most calls first.
+    if (!this.mayNameOperatorClass(call.node.childForFieldName("function"))) return undefined;
     const callee = call.callee;
     if (!callee) return undefined;
     // `Operator.partial(...)` of a mapped task takes the operator's arguments.
@@ -287,6 +289,18 @@ export class ResumableOperators {
     const external = this.resolveInWorkspace(className, this.path);
     if (external && this.externalAncestry(external).resumable) return { call, className, external };
     return undefined;
+  }
+
+  /**
+   * Whether a callee as written (`SparkOperator`, `ops.SparkOperator`, `SparkOperator.partial`) can
+   * name an operator class: a provider's or the workspace's (CapWords, as operator classes are), or
+   * a class of this file.
+   */
+  private mayNameOperatorClass(callee: SyntaxNode | null): boolean {
+    let node = callee;
+    if (node?.type === "attribute" && node.childForFieldName("attribute")?.text === "partial") node = node.childForFieldName("object");
+    const name = node?.type === "attribute" ? node.childForFieldName("attribute")?.text : node?.type === "identifier" ? node.text : undefined;
+    return name !== undefined && (/^[A-Z]/.test(name) || this.model.classesNamed(name).length > 0);
   }
 
   // ---- DAGs ----

@@ -102,7 +102,7 @@ const IMPORT_STATEMENTS = ["import_statement", "import_from_statement", "future_
  */
 export function ensureImported(model: SemanticModel, module: string, name: string, at?: SyntaxNode): ImportedName {
   const scope = at ? model.scopeOf(at) : model.module;
-  const imports = visibleImports(model, scope, at);
+  const imports = visibleImports(model, scope, at, [`${module}.${name}`, module]);
   const direct = imports.find((b) => b.qualifiedName === `${module}.${name}`);
   if (direct) return { reference: direct.name, edits: [] };
   const moduleImport = imports.find((b) => b.qualifiedName === module);
@@ -126,10 +126,11 @@ export function ensureImported(model: SemanticModel, module: string, name: strin
 }
 
 /**
- * Imports whose name means the import wherever `at` is: bound once in the scope chain and not
- * shadowed. A function-local import counts only when it comes before `at` (else `UnboundLocalError`).
+ * Imports of one of `qualifiedNames` whose name means the import wherever `at` is: bound once in
+ * the scope chain and not shadowed. A function-local import counts only when it comes before `at`
+ * (else `UnboundLocalError`). Only the imports of those names have their visibility worked out.
  */
-function visibleImports(model: SemanticModel, scope: Scope, at: SyntaxNode | undefined): Binding[] {
+function visibleImports(model: SemanticModel, scope: Scope, at: SyntaxNode | undefined, qualifiedNames: readonly string[]): Binding[] {
   // The scopes whose names `scope` sees, innermost first: class bodies do not enclose methods.
   const seen = new Map<Scope, number>();
   for (let current: Scope | undefined = scope, depth = 0; current; current = current.parent, depth++) {
@@ -138,7 +139,7 @@ function visibleImports(model: SemanticModel, scope: Scope, at: SyntaxNode | und
   return model
     .importBindings()
     .filter((binding) => {
-      if (!seen.has(binding.scope) || binding.scope.own(binding.name)?.length !== 1 || scope.unique(binding.name) !== binding) return false;
+      if (!qualifiedNames.includes(binding.qualifiedName ?? "") || !seen.has(binding.scope) || binding.scope.own(binding.name)?.length !== 1 || scope.unique(binding.name) !== binding) return false;
       return !(at && binding.scope !== model.module && binding.target.startIndex > at.startIndex);
     })
     .sort((a, b) => seen.get(a.scope)! - seen.get(b.scope)! || a.target.startIndex - b.target.startIndex);

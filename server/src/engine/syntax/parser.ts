@@ -173,6 +173,19 @@ export function keywordCalls(tree: Tree, text: string, keyword: string): SyntaxN
 }
 
 /**
+ * The calls whose callee is one of `names` or ends in one (`DAG(...)`, `models.DAG(...)`), found
+ * from the names' occurrences in `text` (the tree's whole source).
+ */
+export function callsNamed(tree: Tree, text: string, names: readonly string[]): SyntaxNode[] {
+  return callsAround(tree, text, names, (name) => {
+    const parent = name.parent;
+    const callee = parent?.type === "attribute" && parent.childForFieldName("attribute")?.id === name.id ? parent : name;
+    const call = callee.parent;
+    return call?.type === "call" && call.childForFieldName("function")?.id === callee.id ? call : undefined;
+  });
+}
+
+/**
  * The calls `callOf` finds around each identifier in the tree spelled as one of `names`, in the order
  * a query's captures come.
  */
