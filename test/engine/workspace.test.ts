@@ -9,6 +9,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { after, describe, test } from "node:test";
 import { Consulted, WorkspaceIndex } from "../../server/src/engine";
+import { summarizeText } from "../../server/src/engine/workspace/summary";
 
 const temporary: string[] = [];
 after(() => {
@@ -315,5 +316,30 @@ describe("lazy loading and what a resolution consulted", () => {
     assert.equal(index.resolveClass("include.SparkOp", from)?.baseNames.length, 1);
     index.update(path.join(root, "dags", "include.py"), "class SparkOp:\n    pass\n");
     assert.equal(index.resolveClass("include.SparkOp", from)?.path, path.join(root, "dags", "include.py"), "a module nearer the importing file now comes first");
+  });
+});
+
+describe("a module's summary", () => {
+  test("string attributes of a class body, however assigned there, and only there", () => {
+    const summary = summarizeText(
+      [
+        "from airflow.sdk import BaseOperator",
+        "import os.path as p",
+        "KEY = 'module'",
+        "class Op(BaseOperator):",
+        "    external_id_key = 'job_id'",
+        "    typed: str = 'typed'",
+        "    twice = 'one'",
+        "    twice = 'two'",
+        "    if p.exists('x'):",
+        "        guarded = 'guarded'",
+        "    def execute(self, context):",
+        "        local = 'not an attribute'",
+        "",
+      ].join("\n"),
+    );
+    const cls = summary.classes.get("Op")!;
+    assert.deepEqual([...cls.stringAttributes].sort(), [["external_id_key", "job_id"], ["guarded", "guarded"], ["typed", "typed"]]);
+    assert.deepEqual([...summary.imports].sort(), [["BaseOperator", "airflow.sdk.BaseOperator"], ["p", "os.path"]]);
   });
 });

@@ -12,13 +12,14 @@
  */
 import { check, inDocumentOrder, LintOptions } from "./linter";
 import { PythonDocument } from "./syntax/document";
-import { SyntaxNode, Tree } from "./syntax/parser";
+import { parsePython, SyntaxNode, Tree } from "./syntax/parser";
 import { RuleContext } from "./rules/rule";
 import { Diagnostic, Fix, OffsetRange } from "./types";
 
 interface PreviousLint {
   text: string;
-  tree: Tree;
+  /** The tree the lint read; let go by `releaseTree` (then parsed again from `text` when an edit needs it). */
+  tree: Tree | undefined;
   options: LintOptions;
   settings: string;
   diagnostics: Diagnostic[];
@@ -84,6 +85,15 @@ export class IncrementalLinter {
     this.previous = undefined;
   }
 
+  /**
+   * Lets the last lint's syntax tree go and keeps its findings: a document not being edited keeps
+   * no tree (its native memory is far larger than its text), and the first edit after a pause
+   * parses the old text again, at a fraction of what a lint from scratch costs.
+   */
+  releaseTree(): void {
+    if (this.previous) this.previous.tree = undefined;
+  }
+
   /** The same text again: the rules with a scope read no input but the text, so their findings stand. */
   private relint(document: PythonDocument, options: LintOptions, previous: PreviousLint): Diagnostic[] {
     const result = check(document, options, () => []);
@@ -94,11 +104,12 @@ export class IncrementalLinter {
 
   private lintEdited(document: PythonDocument, text: string, options: LintOptions, previous: PreviousLint): Diagnostic[] | undefined {
     let change = changeBetween(previous.text, text);
-    let edited = editedFunction(previous.tree, document.tree, change);
+    const oldTree = (previous.tree ??= parsePython(previous.text));
+    let edited = editedFunction(oldTree, document.tree, change);
     if (!edited) {
       // Typed after a function's last line, the new line's break matches the old one's: the same change, put earlier, is the function's.
       change = slidEarlier(change, previous.text, text);
-      edited = editedFunction(previous.tree, document.tree, change);
+      edited = editedFunction(oldTree, document.tree, change);
     }
     if (!edited) return undefined;
     const oldText = previous.text.slice(edited.oldRange.start, edited.oldRange.end);

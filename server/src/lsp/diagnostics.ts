@@ -36,9 +36,12 @@ const SEVERITY: Record<Severity, DiagnosticSeverity> = {
   hint: DiagnosticSeverity.Hint,
 };
 
-/** The rule's page, shipped in the extension's docs/rules next to dist/ (this bundle's folder). */
+/** The rules' pages, shipped in the extension's docs/rules next to dist/ (this bundle's folder). */
+const RULE_PAGES_FOLDER = pathToFileURL(path.resolve(__dirname, "..", "docs", "rules")).href;
+
+/** The rule's page. A code (`AS101`) needs no escaping in a URL, so every finding's link is the folder's plus its name. */
 export function ruleDocumentationUri(code: string): string {
-  return pathToFileURL(path.resolve(__dirname, "..", "docs", "rules", `${code}.md`)).href;
+  return `${RULE_PAGES_FOLDER}/${code}.md`;
 }
 
 export function toLspDiagnostic(uri: string, diagnostic: LintedDiagnostic): LspDiagnostic {

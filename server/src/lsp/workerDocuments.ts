@@ -4,8 +4,8 @@
  * document being edited, where each change re-parses incrementally from it. So only the few
  * documents changed most recently, and within the last IDLE_TREE_MS, keep theirs; any other
  * document is settled back to its text after each use and parsed again, in full, when next needed.
- * A document being edited also keeps its last lint (`IncrementalLinter`), so that a lint after a
- * change inside one function re-checks that function; it goes with the tree.
+ * Every open document keeps its last lint's findings (`IncrementalLinter`), so that a lint after a
+ * change inside one function re-checks that function; the lint's tree goes with the document's.
  */
 import { ContentChange, IncrementalLinter, PythonDocument } from "../engine";
 
@@ -38,9 +38,9 @@ export class WorkerDocuments {
     this.linters.delete(uri);
   }
 
-  /** The linter that keeps the document's last lint, while it is being edited; undefined otherwise (lint it from scratch). */
+  /** The linter that keeps the document's last lint (with its tree only while the document is being edited). */
   linterFor(uri: string): IncrementalLinter | undefined {
-    if (!this.isBeingEdited(uri)) return undefined;
+    if (!this.byUri.has(uri)) return undefined;
     let linter = this.linters.get(uri);
     if (!linter) this.linters.set(uri, (linter = new IncrementalLinter()));
     return linter;
@@ -103,7 +103,7 @@ export class WorkerDocuments {
     const document = this.byUri.get(uri);
     if (!document) return false;
     this.byUri.set(uri, new PythonDocument(uri, document.getText(), document.version));
-    this.linters.delete(uri);
+    this.linters.get(uri)?.releaseTree();
     return true;
   }
 

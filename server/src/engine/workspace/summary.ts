@@ -3,7 +3,7 @@
  * imports bind, as plain strings. The syntax tree and the semantic model it was read from are
  * dropped, so a large workspace costs a few small maps per file.
  */
-import { parsePython } from "../syntax/parser";
+import { parsePython, SyntaxNode } from "../syntax/parser";
 import { PythonModel } from "../python/model";
 import { plainString } from "../syntax/nodes";
 
@@ -51,16 +51,20 @@ export function summarizeModel(model: PythonModel): ModuleSummary {
   for (const cls of model.classes) {
     if (cls.scope.parent !== model.module || model.module.unique(cls.name)?.kind !== "class") continue;
     const stringAttributes = new Map<string, string>();
-    for (const [name, bindings] of cls.scope.bindings) {
-      if (bindings.length !== 1 || bindings[0].kind !== "assign" || !bindings[0].value) continue;
+    for (const name of namesAssignedIn(cls.node.childForFieldName("body"))) {
+      const bindings = cls.scope.own(name);
+      if (!bindings || bindings.length !== 1 || bindings[0].kind !== "assign" || !bindings[0].value) continue;
       const value = plainString(model.resolveValue(bindings[0].value));
       if (value !== undefined) stringAttributes.set(name, value);
     }
     classes.set(cls.name, { name: cls.name, baseNames: cls.baseNames, stringAttributes, methods: new Set(cls.methods.keys()) });
   }
+  // Only the names that some import binds are looked up, not every name of the file (an open
+  // document is summarised again a moment after each change).
   const imports = new Map<string, string>();
-  for (const [name, bindings] of model.module.bindings) {
-    if (bindings.length === 1 && bindings[0].kind === "import" && bindings[0].qualifiedName) imports.set(name, bindings[0].qualifiedName);
+  for (const name of new Set(model.importBindings().filter((b) => b.scope === model.module).map((b) => b.name))) {
+    const bindings = model.module.own(name);
+    if (bindings?.length === 1 && bindings[0].kind === "import" && bindings[0].qualifiedName) imports.set(name, bindings[0].qualifiedName);
   }
   const starImports: string[] = [];
   for (const statement of model.root.namedChildren) {
@@ -69,6 +73,27 @@ export function summarizeModel(model: PythonModel): ModuleSummary {
     if (module) starImports.push(module);
   }
   return withFingerprint({ classes, imports, starImports, isDagFile: looksLikeDagFile(model.text) });
+}
+
+/** Statements that hold others at the class body's own level (`if`, `try`, `with`), unlike definitions. */
+const NESTING_STATEMENTS = new Set(["if_statement", "elif_clause", "else_clause", "try_statement", "except_clause", "finally_clause", "with_statement", "for_statement", "while_statement", "block"]);
+
+/** The plain names assigned (`name = ...`, `name: T = ...`) in a class body itself, not in its methods or nested classes. */
+function namesAssignedIn(body: SyntaxNode | null): string[] {
+  const names: string[] = [];
+  const pending = body ? [body] : [];
+  while (pending.length > 0) {
+    for (const child of pending.pop()!.namedChildren) {
+      if (NESTING_STATEMENTS.has(child.type)) pending.push(child);
+      else if (child.type === "expression_statement") {
+        for (let assignment: SyntaxNode | null | undefined = child.namedChildren[0]; assignment?.type === "assignment"; assignment = assignment.childForFieldName("right")) {
+          const left = assignment.childForFieldName("left");
+          if (left?.type === "identifier") names.push(left.text);
+        }
+      }
+    }
+  }
+  return names;
 }
 
 function emptySummary(isDagFile: boolean): ModuleSummary {
