@@ -13,7 +13,7 @@
 import { check, inDocumentOrder, LintOptions } from "./linter";
 import { PythonDocument } from "./syntax/document";
 import { parsePython, SyntaxNode, Tree } from "./syntax/parser";
-import { RuleContext } from "./rules/rule";
+import { Rule, RuleContext } from "./rules/rule";
 import { Diagnostic, Fix, OffsetRange } from "./types";
 
 interface PreviousLint {
@@ -23,6 +23,13 @@ interface PreviousLint {
   options: LintOptions;
   settings: string;
   diagnostics: Diagnostic[];
+}
+
+/** A lint's findings, the rules that ran, and how it was made. */
+interface Outcome {
+  diagnostics: Diagnostic[];
+  rules: readonly Rule[];
+  mode: LintMode;
 }
 
 /** The text an edit replaced: `[start, oldEnd)` of the old text became `[start, newEnd)` of the new. */
@@ -63,21 +70,20 @@ export class IncrementalLinter {
   /** The findings of `document`, as `lint` gives them. */
   lint(document: PythonDocument, options: LintOptions = {}): Diagnostic[] {
     const text = document.analysedText();
-    const previous = this.previous;
     const settings = settingsOf(options);
-    if (previous && previous.options.rules === options.rules && previous.settings === settings) {
-      const sameText = previous.text === text;
-      const incremental = sameText ? this.relint(document, options, previous) : this.lintEdited(document, text, options, previous);
-      if (incremental) {
-        this.mode = sameText ? "same text" : "edited function";
-        this.previous = { text, tree: document.tree, options, settings, diagnostics: incremental };
-        return incremental;
-      }
+    const previous = this.previous && this.previous.options.rules === options.rules && this.previous.settings === settings ? this.previous : undefined;
+    let outcome: Outcome | undefined;
+    if (previous && previous.text === text) outcome = this.relint(document, options, previous);
+    else if (previous) outcome = this.lintEdited(document, text, options, previous);
+    if (!outcome) {
+      const { diagnostics, rules } = check(document, options);
+      outcome = { diagnostics, rules, mode: "from scratch" };
     }
-    this.mode = "from scratch";
-    const { diagnostics, rules } = check(document, options);
-    this.previous = rules.length > 0 ? { text, tree: document.tree, options, settings, diagnostics } : undefined;
-    return diagnostics;
+    this.mode = outcome.mode;
+    // A file that never names Airflow keeps nothing (it is not even parsed); any other keeps its
+    // tree, so that an edit that brings a rule back (an undo) re-checks one function.
+    this.previous = document.isRelevant() ? { text, tree: document.tree, options, settings, diagnostics: outcome.diagnostics } : undefined;
+    return outcome.diagnostics;
   }
 
   /** Forgets the previous lint: the next one starts from scratch. */
@@ -95,14 +101,15 @@ export class IncrementalLinter {
   }
 
   /** The same text again: the rules with a scope read no input but the text, so their findings stand. */
-  private relint(document: PythonDocument, options: LintOptions, previous: PreviousLint): Diagnostic[] {
+  private relint(document: PythonDocument, options: LintOptions, previous: PreviousLint): Outcome {
     const result = check(document, options, () => []);
     const scoped = new Set(result.rules.filter((rule) => rule.scope).map((rule) => rule.code));
     const kept = previous.diagnostics.filter((d) => scoped.has(d.code));
-    return [...kept, ...result.diagnostics.filter((d) => !scoped.has(d.code))].sort(inDocumentOrder);
+    return { diagnostics: [...kept, ...result.diagnostics.filter((d) => !scoped.has(d.code))].sort(inDocumentOrder), rules: result.rules, mode: "same text" };
   }
 
-  private lintEdited(document: PythonDocument, text: string, options: LintOptions, previous: PreviousLint): Diagnostic[] | undefined {
+  /** Undefined when the edit cannot be placed in one function: then the document is linted from scratch. */
+  private lintEdited(document: PythonDocument, text: string, options: LintOptions, previous: PreviousLint): Outcome | undefined {
     let change = changeBetween(previous.text, text);
     const oldTree = (previous.tree ??= parsePython(previous.text));
     let edited = editedFunction(oldTree, document.tree, change);
@@ -117,23 +124,27 @@ export class IncrementalLinter {
     if (NON_LOCAL_EFFECT.test(oldText) || NON_LOCAL_EFFECT.test(newText)) return undefined;
     const delta = change.newEnd - change.oldEnd;
     let headers: OffsetRange[] = [];
+    let oldRegions: OffsetRange[] = [];
     const chooseRegions = (context: RuleContext): OffsetRange[] | undefined => {
       const named = functionsNamedIn(context, edited, [oldText, newText]);
       if (!named) return undefined;
       headers = enclosingHeaders(edited.node);
-      return [edited.newRange, ...named];
+      // The same places before the edit: a named function lies before the change or after it, or
+      // holds all of it (one around the edited function), whose old end is past the old function's.
+      const beforeEdit = (offset: number) => (offset >= change.newEnd ? offset - delta : offset);
+      oldRegions = mergedRanges([edited.oldRange, ...named.map((range) => ({ start: range.start, end: range.end >= change.newEnd ? Math.max(beforeEdit(range.end), edited.oldRange.end) : range.end }))]);
+      // Disjoint, so that no store use is examined twice (a named function can hold the edited one).
+      return mergedRanges([edited.newRange, ...named]);
     };
     const result = check(document, options, chooseRegions);
     const regions = result.regions;
-    // No regions: the scoped rules did not run, or examined the whole file. Either way this was a lint from scratch.
-    if (!regions) return result.diagnostics;
+    // No regions: no rule with a scope ran (nothing to re-check), or they examined the whole file
+    // (what depends on the edit was not known). Either way the findings are complete.
+    if (!regions) return { diagnostics: result.diagnostics, rules: result.rules, mode: result.rules.some((rule) => rule.scope) ? "from scratch" : "edited function" };
     const scopes = new Map(result.rules.map((rule) => [rule.code, rule.scope]));
-    // Where each kind of scoped rule's findings were recomputed, in the new text; the same places in the old.
+    // Where each kind of scoped rule's findings were recomputed, in the new text and in the old.
     const replacedNew = { "store use": regions, function: [...regions, ...headers] };
-    // Other regions lie before the change or after it, or hold all of it (a function around the edited one).
-    const beforeEdit = (offset: number) => (offset >= change.newEnd ? offset - delta : offset);
-    const toOld = (range: OffsetRange): OffsetRange => (range === edited.newRange ? edited.oldRange : { start: beforeEdit(range.start), end: beforeEdit(range.end) });
-    const replacedOld = { "store use": regions.map(toOld), function: [...regions.map(toOld), ...headers] };
+    const replacedOld = { "store use": oldRegions, function: [...oldRegions, ...headers] };
     const kept: Diagnostic[] = [];
     for (const diagnostic of previous.diagnostics) {
       const scope = scopes.get(diagnostic.code);
@@ -146,7 +157,7 @@ export class IncrementalLinter {
       const scope = scopes.get(d.code);
       return !scope || replacedNew[scope].some((range) => contains(range, d));
     });
-    return [...kept, ...fresh].sort(inDocumentOrder);
+    return { diagnostics: [...kept, ...fresh].sort(inDocumentOrder), rules: result.rules, mode: "edited function" };
   }
 }
 
@@ -310,8 +321,7 @@ function functionsNamedIn(context: RuleContext, edited: EditedFunction, texts: s
   return regions;
 }
 
-/** Statements that bind names, and the blocks that hold statements, outside function and class bodies. */
-const BINDING_STATEMENTS = new Set(["expression_statement"]);
+/** The blocks that hold statements, outside function and class bodies. */
 const COMPOUND_STATEMENTS = new Set(["if_statement", "for_statement", "while_statement", "with_statement", "try_statement", "match_statement", "elif_clause", "else_clause", "except_clause", "finally_clause", "case_clause", "block"]);
 
 /**
@@ -327,7 +337,7 @@ function bindingStatementsAround(fn: SyntaxNode): string[] {
       if (COMPOUND_STATEMENTS.has(child.type)) {
         if (child.type === "for_statement" || child.type === "with_statement") statements.push(headerOf(child));
         visit(child);
-      } else if (BINDING_STATEMENTS.has(child.type)) statements.push(child.text);
+      } else if (child.type === "expression_statement" && bindsAName(child)) statements.push(child.text);
     }
   };
   for (let node = fn.parent; node; node = node.parent) {
@@ -340,10 +350,27 @@ function bindingStatementsAround(fn: SyntaxNode): string[] {
   return statements;
 }
 
+/** An assignment (`x = ...`, `x += ...`, `x: T = ...`), or a statement with a `:=`; not a call such as `extract() >> load()`. */
+function bindsAName(statement: SyntaxNode): boolean {
+  const first = statement.namedChildren[0];
+  return first?.type === "assignment" || first?.type === "augmented_assignment" || statement.text.includes(":=");
+}
+
 /** A compound statement's text up to its body: the part that binds (`for x in y:`, `with a as b:`). */
 function headerOf(statement: SyntaxNode): string {
   const body = statement.childForFieldName("body");
   return body ? statement.text.slice(0, body.startIndex - statement.startIndex) : statement.text;
+}
+
+/** The ranges in order, those that overlap or touch made one. */
+function mergedRanges(ranges: readonly OffsetRange[]): OffsetRange[] {
+  const merged: OffsetRange[] = [];
+  for (const range of [...ranges].sort((a, b) => a.start - b.start)) {
+    const last = merged[merged.length - 1];
+    if (last && range.start <= last.end) last.end = Math.max(last.end, range.end);
+    else merged.push({ ...range });
+  }
+  return merged;
 }
 
 function contains(range: OffsetRange, diagnostic: Diagnostic): boolean {
