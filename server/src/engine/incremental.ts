@@ -149,7 +149,9 @@ export class IncrementalLinter {
     for (const diagnostic of previous.diagnostics) {
       const scope = scopes.get(diagnostic.code);
       if (!scope || replacedOld[scope].some((range) => contains(range, diagnostic))) continue;
-      const moved = moveBeyond(diagnostic, document, edited.oldRange, delta);
+      // What the edit touched before it: the function, and the change when it runs past the function's end (a comment after it).
+      const touched = { start: Math.min(edited.oldRange.start, change.start), end: Math.max(edited.oldRange.end, change.oldEnd) };
+      const moved = moveBeyond(diagnostic, document, touched, delta);
       if (!moved) return undefined;
       kept.push(moved);
     }
