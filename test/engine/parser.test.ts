@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import * as path from "node:path";
 import { test } from "node:test";
 import { PythonDocument } from "../../server/src/engine";
+import { parsePython } from "../../server/src/engine/syntax/parser";
+import { sameScopeStatements } from "../../server/src/engine/syntax/nodes";
 
 test("the native parser bindings are the packages' shipped prebuilds, not local builds", () => {
   new PythonDocument("file:///a.py", "import airflow\n").tree; // loads the bindings
@@ -95,4 +97,36 @@ test("node properties read once agree with the binding's cursor, node by node", 
   assert.ok(visited > 500, `visited ${visited}`);
   assert.ok(Object.isFrozen(tree.rootNode.namedChildren), "children lists are shared, so frozen");
   assert.equal(tree.rootNode.namedChildren, tree.rootNode.namedChildren);
+});
+
+test("a block's statements of its own scope: through if, for, with, try and match, not into definitions", () => {
+  const text = [
+    "a = 1",
+    "if a:",
+    "    b = 2",
+    "else:",
+    "    for c in []:",
+    "        d = 3",
+    "with open('x') as e:",
+    "    try:",
+    "        f = 4",
+    "    except OSError:",
+    "        g = 5",
+    "match a:",
+    "    case 1:",
+    "        h = 6",
+    "def fn():",
+    "    inside = 7",
+    "@decorator",
+    "class C:",
+    "    attribute = 8",
+    "",
+  ].join("\n");
+  const statements = sameScopeStatements(parsePython(text).rootNode);
+  const assigned = statements.filter((s) => s.type === "expression_statement").map((s) => s.text.split(" ")[0]);
+  assert.deepEqual(assigned, ["a", "b", "d", "f", "g", "h"]);
+  assert.deepEqual(
+    statements.filter((s) => s.type !== "expression_statement").map((s) => s.type),
+    ["if_statement", "for_statement", "with_statement", "try_statement", "match_statement"],
+  );
 });

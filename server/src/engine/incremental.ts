@@ -13,6 +13,7 @@
 import { check, inDocumentOrder, LintOptions } from "./linter";
 import { PythonDocument } from "./syntax/document";
 import { parsePython, SyntaxNode, Tree } from "./syntax/parser";
+import { definitionStatement, sameScopeStatements } from "./syntax/nodes";
 import { Rule, RuleContext } from "./rules/rule";
 import { Diagnostic, Fix, OffsetRange } from "./types";
 
@@ -224,8 +225,7 @@ function editedFunction(oldTree: Tree, newTree: Tree, change: TextChange): Edite
 
 /** Where the statement after a function's definition starts, comments passed over; undefined at the end of its block. */
 function nextStatementStart(fn: SyntaxNode): number | undefined {
-  const definition = fn.parent?.type === "decorated_definition" ? fn.parent : fn;
-  let next = definition.nextNamedSibling;
+  let next = definitionStatement(fn).nextNamedSibling;
   while (next?.type === "comment") next = next.nextNamedSibling;
   return next?.startIndex;
 }
@@ -260,8 +260,7 @@ function holding(fn: SyntaxNode, start: number, end: number): { fn: SyntaxNode; 
   const parameters = fn.childForFieldName("parameters");
   const colon = body && fn.children.find((child) => child.type === ":" && child.endIndex <= body.startIndex && child.endIndex > (parameters?.endIndex ?? fn.startIndex));
   if (!colon || colon.endIndex > start) return undefined;
-  const definition = fn.parent?.type === "decorated_definition" ? fn.parent : fn;
-  const extentEnd = nextStatementStart(fn) ?? definition.parent?.endIndex ?? fn.endIndex;
+  const extentEnd = nextStatementStart(fn) ?? definitionStatement(fn).parent?.endIndex ?? fn.endIndex;
   return end <= Math.max(fn.endIndex, extentEnd) ? { fn, headerEnd: colon.endIndex } : undefined;
 }
 
@@ -277,8 +276,8 @@ function lastStatementBefore(container: SyntaxNode, offset: number): SyntaxNode 
 
 /** The function's definition with its decorators. */
 function definitionRange(fn: SyntaxNode): OffsetRange {
-  const outer = fn.parent?.type === "decorated_definition" ? fn.parent : fn;
-  return { start: outer.startIndex, end: outer.endIndex };
+  const definition = definitionStatement(fn);
+  return { start: definition.startIndex, end: definition.endIndex };
 }
 
 function depth(node: SyntaxNode): number {
@@ -323,9 +322,6 @@ function functionsNamedIn(context: RuleContext, edited: EditedFunction, texts: s
   return regions;
 }
 
-/** The blocks that hold statements, outside function and class bodies. */
-const COMPOUND_STATEMENTS = new Set(["if_statement", "for_statement", "while_statement", "with_statement", "try_statement", "match_statement", "elif_clause", "else_clause", "except_clause", "finally_clause", "case_clause", "block"]);
-
 /**
  * The statements that can bind a name the edited function sees from outside: those of the module
  * and of the functions around it, outside any nested function or class, however deep in `if`,
@@ -333,20 +329,11 @@ const COMPOUND_STATEMENTS = new Set(["if_statement", "for_statement", "while_sta
  */
 function bindingStatementsAround(fn: SyntaxNode): string[] {
   const statements: string[] = [];
-  const visit = (container: SyntaxNode) => {
-    for (const child of container.namedChildren) {
-      if (child.type === "function_definition" || child.type === "class_definition" || child.type === "decorated_definition" || child.type === "comment") continue;
-      if (COMPOUND_STATEMENTS.has(child.type)) {
-        if (child.type === "for_statement" || child.type === "with_statement") statements.push(headerOf(child));
-        visit(child);
-      } else if (child.type === "expression_statement" && bindsAName(child)) statements.push(child.text);
-    }
-  };
   for (let node = fn.parent; node; node = node.parent) {
-    if (node.type === "module") visit(node);
-    else if (node.type === "function_definition") {
-      const body = node.childForFieldName("body");
-      if (body) visit(body);
+    const container = node.type === "module" ? node : node.type === "function_definition" ? node.childForFieldName("body") : null;
+    for (const statement of container ? sameScopeStatements(container) : []) {
+      if (statement.type === "for_statement" || statement.type === "with_statement") statements.push(headerOf(statement));
+      else if (statement.type === "expression_statement" && bindsAName(statement)) statements.push(statement.text);
     }
   }
   return statements;

@@ -107,11 +107,11 @@ export class SemanticModel extends PythonModel<FunctionInfo> {
   }
 
   protected override describeFunction(fn: PythonFunctionInfo): FunctionInfo {
-    // The class is set once every class is known (PythonModel.buildScopes).
-    // Whether the function is a task is worked out when something asks: a lint after an edit asks
-    // of the edited function and of the few its rules look at, not of every function of the file.
-    // The object is extended, not copied, so that what the Python model reads lazily stays lazy.
-    // So are the operators that run it: finding them resolves the callee of every `python_callable=` call.
+    // The class is set once every class is known (PythonModel.buildScopes). Whether the function is
+    // a task, and the operators that run it (which resolves every `python_callable=` call's callee),
+    // are worked out when something asks: a lint after an edit asks of the edited function and the
+    // few its rules look at. The object is extended, not copied, so that what the Python model
+    // reads lazily (the parameters) stays lazy.
     let task: TaskDecorator | undefined | null = null;
     const callableOf: CallInfo[] = [];
     const described = Object.assign(fn, { enclosingClass: undefined });

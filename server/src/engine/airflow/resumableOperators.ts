@@ -7,7 +7,7 @@
 import { SyntaxNode } from "../syntax/parser";
 import { analysis, AnalysisContext, ExternalClass, WorkspaceClasses } from "../context";
 import { CallInfo, ClassInfo, DagInfo, SemanticModel, semanticModel } from "./model";
-import { plainString } from "../syntax/nodes";
+import { definitionStatement, plainString } from "../syntax/nodes";
 
 /** One of the six methods the mixin declares abstract, with the signature `execute_resumable` calls it with. */
 export interface MixinMethod {
@@ -144,7 +144,7 @@ export interface DagScope {
  */
 function parsedCompletely(cls: ClassInfo): boolean {
   if (cls.node.hasError) return false;
-  const definition = cls.node.parent?.type === "decorated_definition" ? cls.node.parent : cls.node;
+  const definition = definitionStatement(cls.node);
   if (definition.nextSibling?.type === "ERROR") return false;
   for (let ancestor = definition.parent; ancestor; ancestor = ancestor.parent) if (ancestor.type === "ERROR") return false;
   return true;

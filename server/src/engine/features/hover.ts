@@ -7,7 +7,7 @@
 import { PythonDocument } from "../syntax/document";
 import { SyntaxNode } from "../syntax/parser";
 import { ruleByCode } from "../rules";
-import { plainString } from "../syntax/nodes";
+import { definitionStatement, plainString } from "../syntax/nodes";
 import { SemanticModel } from "../airflow/model";
 import { MIXIN_PROVIDER_OPERATORS, ProviderOperator, providerOperatorInfo } from "../airflow/resumableOperators";
 
@@ -173,6 +173,6 @@ function isMember(identifier: SyntaxNode): boolean {
   if (!parent) return false;
   if (parent.type === "attribute") return parent.childForFieldName("attribute")?.id === identifier.id;
   if (parent.type !== "function_definition" || parent.childForFieldName("name")?.id !== identifier.id) return false;
-  const definition = parent.parent?.type === "decorated_definition" ? parent.parent : parent;
+  const definition = definitionStatement(parent);
   return definition.parent?.type === "block" && definition.parent.parent?.type === "class_definition";
 }

@@ -9,7 +9,7 @@
 import { parsePython, SyntaxNode } from "../syntax/parser";
 import { DependencyGraph } from "../airflow/dependencies";
 import { DagInfo, FunctionInfo, SemanticModel } from "../airflow/model";
-import { plainString } from "../syntax/nodes";
+import { definitionStatement, plainString } from "../syntax/nodes";
 import { Range } from "../types";
 
 export type OutlineTaskKind =
@@ -97,13 +97,13 @@ export function dagOutline(model: SemanticModel): DagOutline {
   for (const task of DependencyGraph.of(model).tasks) {
     if (task.taskId === undefined) continue;
     if (task.kind === "taskflow") {
-      if (task.function) add(task.node, task.taskId, "taskflow", decoratedDefinition(task.function));
+      if (task.function) add(task.node, task.taskId, "taskflow", definitionStatement(task.function.node));
       continue;
     }
     add(task.call.node, task.taskId, "operator");
     // The function an operator runs gets the task's lens too, however far from the call it is.
     const runs = runBy.get(task.call.node.id);
-    if (runs) add(task.call.node, task.taskId, "callable", decoratedDefinition(runs));
+    if (runs) add(task.call.node, task.taskId, "callable", definitionStatement(runs.node));
   }
   for (const dag of known) dag.tasks.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
   return { dags: known };
@@ -155,11 +155,6 @@ function withStatementOf(call: SyntaxNode): SyntaxNode | undefined {
   let node: SyntaxNode | null = call.parent;
   for (let depth = 0; node && depth < 3 && ["as_pattern", "with_item", "with_clause"].includes(node.type); depth++) node = node.parent;
   return node?.type === "with_statement" ? node : undefined;
-}
-
-function decoratedDefinition(fn: FunctionInfo): SyntaxNode {
-  const decorated = fn.node.parent;
-  return decorated?.type === "decorated_definition" ? decorated : fn.node;
 }
 
 /**

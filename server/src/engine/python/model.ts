@@ -124,7 +124,8 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
     // A model made directly from a tree (a test, a project file) gets a context of its own.
     this.context = context ?? new AnalysisContext({ text: this.text }, tree);
     this.module = new Scope("module", tree.rootNode, undefined, 0, Number.MAX_SAFE_INTEGER, this);
-    // Definitions and parameters are bound now; the other statements when a name is asked about.
+    // Definitions are bound now; a function's parameters when a name is first looked up in it, the
+    // other statements when a name is asked about.
     this.buildScopes(definitions(this.tree, this.text));
   }
 

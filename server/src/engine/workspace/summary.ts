@@ -5,7 +5,7 @@
  */
 import { parsePython, SyntaxNode } from "../syntax/parser";
 import { PythonModel } from "../python/model";
-import { plainString } from "../syntax/nodes";
+import { plainString, sameScopeStatements } from "../syntax/nodes";
 
 export interface ClassSummary {
   name: string;
@@ -75,22 +75,14 @@ export function summarizeModel(model: PythonModel): ModuleSummary {
   return withFingerprint({ classes, imports, starImports, isDagFile: looksLikeDagFile(model.text) });
 }
 
-/** Statements that hold others at the class body's own level (`if`, `try`, `with`), unlike definitions. */
-const NESTING_STATEMENTS = new Set(["if_statement", "elif_clause", "else_clause", "try_statement", "except_clause", "finally_clause", "with_statement", "for_statement", "while_statement", "block"]);
-
 /** The plain names assigned (`name = ...`, `name: T = ...`) in a class body itself, not in its methods or nested classes. */
 function namesAssignedIn(body: SyntaxNode | null): string[] {
   const names: string[] = [];
-  const pending = body ? [body] : [];
-  while (pending.length > 0) {
-    for (const child of pending.pop()!.namedChildren) {
-      if (NESTING_STATEMENTS.has(child.type)) pending.push(child);
-      else if (child.type === "expression_statement") {
-        for (let assignment: SyntaxNode | null | undefined = child.namedChildren[0]; assignment?.type === "assignment"; assignment = assignment.childForFieldName("right")) {
-          const left = assignment.childForFieldName("left");
-          if (left?.type === "identifier") names.push(left.text);
-        }
-      }
+  for (const statement of body ? sameScopeStatements(body) : []) {
+    if (statement.type !== "expression_statement") continue;
+    for (let assignment: SyntaxNode | null | undefined = statement.namedChildren[0]; assignment?.type === "assignment"; assignment = assignment.childForFieldName("right")) {
+      const left = assignment.childForFieldName("left");
+      if (left?.type === "identifier") names.push(left.text);
     }
   }
   return names;
