@@ -598,7 +598,7 @@ function mayBeBound(text: string, start: number, end: number): boolean {
 const MAX_DECORATOR_LOOKBACK = 256;
 
 /** Lookups of a name in one scope before binding every statement at once costs less. */
-const MAX_SCOPED_LOOKUPS = 256;
+const MAX_SCOPED_LOOKUPS = 64;
 const BINDING_STATEMENTS: ReadonlySet<string> = new Set(BINDING_TYPES);
 /**
  * What can stand between a bound identifier and its binding statement: the unpacking patterns
