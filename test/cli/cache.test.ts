@@ -9,6 +9,7 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, describe, test } from "node:test";
+import { MAX_UNUSED_DAYS } from "../../server/src/cli/cache";
 import { git, resumableOperator } from "../support/git";
 import { CLI, makeTree, removeTrees, runCli, writeTree } from "./harness";
 
@@ -34,25 +35,53 @@ with DAG("etl"):
     SparkOp(task_id="x", retries=0)
 `;
 
-/** The entry files of every engine build in the cache. */
-function entries(root: string): string[] {
+/** The files of the cache folder's engine builds (and any temporary file left), not the folder's .gitignore and tag. */
+function cacheFiles(root: string): string[] {
   const folder = path.join(root, CACHE);
   if (!fs.existsSync(folder)) return [];
   return fs
-    .readdirSync(folder, { withFileTypes: true })
-    .filter((entry) => entry.isDirectory())
-    .flatMap((build) => fs.readdirSync(path.join(folder, build.name)).map((name) => path.join(folder, build.name, name)));
+    .readdirSync(folder)
+    .filter((name) => name.endsWith(".json") || name.endsWith(".tmp"))
+    .map((name) => path.join(folder, name));
+}
+
+interface CacheContents {
+  format: number;
+  entries: Record<string, { key: string; used: number; diagnostics: { message: string; code?: unknown }[] }>;
+}
+
+/** The one cache file a run of this build wrote. */
+function cacheFile(root: string): string {
+  const files = cacheFiles(root);
+  assert.equal(files.length, 1, `cache files: ${files.join(", ")}`);
+  return files[0];
+}
+
+function rewriteCache(root: string, change: (contents: CacheContents) => void): void {
+  const file = cacheFile(root);
+  const contents = JSON.parse(fs.readFileSync(file, "utf8")) as CacheContents;
+  change(contents);
+  fs.writeFileSync(file, JSON.stringify(contents));
+}
+
+/** The cached entry of `name` (a path in `root`), linted with the default settings (the cache's one entry for the file). */
+function entryOf(contents: CacheContents, root: string, name: string): CacheContents["entries"][string] {
+  const file = path.join(root, name);
+  const slots = Object.keys(contents.entries).filter((slot) => slot.split("\0")[0] === file);
+  assert.equal(slots.length, 1, `entries for ${name}: ${slots.length} among ${Object.keys(contents.entries).join(", ")}`);
+  return contents.entries[slots[0]];
 }
 
 /** Rewrites the message of every cached finding, so a run that reads an entry shows it. Answers how many entries it rewrote. */
 function poison(root: string): number {
-  const files = entries(root).filter((file) => file.endsWith(".json"));
-  for (const file of files) {
-    const entry = JSON.parse(fs.readFileSync(file, "utf8")) as { diagnostics: { message: string }[] };
-    for (const diagnostic of entry.diagnostics) diagnostic.message = POISON;
-    fs.writeFileSync(file, JSON.stringify(entry));
-  }
-  return files.length;
+  let count = 0;
+  rewriteCache(root, (contents) => {
+    for (const entry of Object.values(contents.entries)) {
+      for (const diagnostic of entry.diagnostics) diagnostic.message = POISON;
+      count++;
+    }
+  });
+  return count;
 }
 
 /** `code:line message` of each JSON finding of a run that must succeed without a word on stderr. */
@@ -143,15 +172,62 @@ describe("CLI: the content cache", () => {
     assert.deepEqual(as305(), ["AS305@dags/elsewhere.py:5 linted"]);
   });
 
-  test("a corrupt entry is ignored and replaced", () => {
+  test("a cache file that is not JSON is ignored and replaced", () => {
+    const root = makeTree({ "a.py": NONE_DAG, "b.py": NONE_DAG });
+    findings([], root);
+    fs.writeFileSync(cacheFile(root), "{ not json");
+    assert.deepEqual(findings([], root), ["AS102@a.py:6 linted", "AS102@b.py:6 linted"]);
+    assert.equal(poison(root), 2);
+    assert.deepEqual(findings([], root), [`AS102@a.py:6 ${POISON}`, `AS102@b.py:6 ${POISON}`]);
+  });
+
+  test("an entry that makes no sense is a miss, and the others still answer", () => {
     const root = makeTree({ "a.py": NONE_DAG, "b.py": NONE_DAG, "c.py": NONE_DAG });
     findings([], root);
-    const [first, second, third] = entries(root).filter((file) => file.endsWith(".json"));
-    fs.writeFileSync(first, "{ not json");
-    fs.writeFileSync(second, JSON.stringify({ format: 1, key: "another key", workspace: "", dependencies: [], diagnostics: [] }));
-    fs.writeFileSync(third, JSON.stringify({ ...JSON.parse(fs.readFileSync(third, "utf8")), diagnostics: [{ code: 7 }] }));
-    assert.deepEqual(findings([], root), ["AS102@a.py:6 linted", "AS102@b.py:6 linted", "AS102@c.py:6 linted"]);
-    for (const file of [first, second, third]) assert.doesNotThrow(() => JSON.parse(fs.readFileSync(file, "utf8")));
+    poison(root);
+    rewriteCache(root, (contents) => {
+      entryOf(contents, root, "a.py").key = "another key";
+      entryOf(contents, root, "b.py").diagnostics = [{ message: POISON, code: 7 }];
+    });
+    assert.deepEqual(findings([], root), ["AS102@a.py:6 linted", "AS102@b.py:6 linted", `AS102@c.py:6 ${POISON}`]);
+  });
+
+  test("a run over some files keeps the entries of the others", () => {
+    const root = makeTree({ "a.py": NONE_DAG, "b.py": NONE_DAG });
+    findings([], root);
+    poison(root);
+    writeTree(root, { "a.py": NONE_DAG + "\n# edited\n" });
+    assert.deepEqual(findings(["a.py"], root), ["AS102@a.py:6 linted"]);
+    assert.deepEqual(findings([], root), ["AS102@a.py:6 linted", `AS102@b.py:6 ${POISON}`]);
+  });
+
+  test("a run that only reads entries leaves the cache file as it was", () => {
+    const root = makeTree({ "a.py": NONE_DAG });
+    findings([], root);
+    const file = cacheFile(root);
+    const before = fs.readFileSync(file, "utf8");
+    const past = new Date(Date.now() - 60_000);
+    fs.utimesSync(file, past, past);
+    findings([], root);
+    assert.equal(fs.readFileSync(file, "utf8"), before);
+    assert.ok(Math.abs(fs.statSync(file).mtimeMs - past.getTime()) < 1, "the cache file was written again");
+  });
+
+  test(`an entry no run used for ${MAX_UNUSED_DAYS} days is dropped when the cache is next written`, () => {
+    const root = makeTree({ "a.py": NONE_DAG, "b.py": NONE_DAG, "gone.py": NONE_DAG });
+    findings([], root);
+    const today = entryOf(JSON.parse(fs.readFileSync(cacheFile(root), "utf8")) as CacheContents, root, "a.py").used;
+    rewriteCache(root, (contents) => {
+      entryOf(contents, root, "b.py").used = today - MAX_UNUSED_DAYS;
+      entryOf(contents, root, "gone.py").used = today - MAX_UNUSED_DAYS - 1;
+    });
+    fs.rmSync(path.join(root, "gone.py"));
+    writeTree(root, { "a.py": NONE_DAG + "\n# edited\n" });
+    findings(["a.py"], root);
+    const contents = JSON.parse(fs.readFileSync(cacheFile(root), "utf8")) as CacheContents;
+    assert.equal(Object.keys(contents.entries).length, 2);
+    entryOf(contents, root, "a.py");
+    entryOf(contents, root, "b.py");
   });
 
   test("a cache that cannot be written is said once, and the run is the same", () => {
@@ -204,9 +280,9 @@ describe("CLI: the content cache", () => {
       ),
     );
     for (const run of runs) assert.deepEqual(run, { status: 1, stdout: expected, stderr: "" });
-    const files = entries(root);
+    const files = cacheFiles(root);
     assert.equal(files.filter((file) => file.endsWith(".tmp")).length, 0);
-    assert.equal(files.length, 40);
+    assert.equal(Object.keys((JSON.parse(fs.readFileSync(cacheFile(root), "utf8")) as CacheContents).entries).length, 40);
     assert.equal(runCli(["--format", "json"], root).stdout, expected);
   });
 });

@@ -6,25 +6,35 @@
  * each checked by content before an entry is used. A second run over unchanged files reads the
  * entries instead of linting.
  *
- * `.airflow_state_lint_cache/` in the working folder holds one folder per engine build and one
- * JSON file per entry. Entries are written to a temporary file and renamed into place, so runs at
- * the same time never see half an entry; an entry that cannot be read or makes no sense is a
- * miss; a cache that cannot be written is reported once and the run goes on without it.
+ * `.airflow_state_lint_cache/` in the working folder holds one file per engine build, with one entry
+ * per linted file, as ruff keeps one file per package rather than one per source file: creating
+ * thousands of small files costs a file system far more than writing one (on ext4, a cold run
+ * over 4,000 files spent more time creating entry files than linting them). The run reads it once,
+ * when the first file is looked up, and writes it once at the end, to a temporary file renamed into
+ * place, so runs at the same time never see half a cache. Before writing, a run merges in what
+ * another run wrote meanwhile; when two finish at the same moment, one's new entries may be lost,
+ * which costs a lint next time and never a wrong finding. An entry that makes no sense is a miss;
+ * an entry no run has used for MAX_UNUSED_DAYS is dropped; a cache that cannot be read or
+ * written is reported once and the run goes on without it.
  */
 import { createHash } from "node:crypto";
 import { promises as fs, readFileSync } from "node:fs";
 import * as path from "node:path";
-import { threadId } from "node:worker_threads";
 import { packageVersion } from "../docs/location";
 import { LintOptions } from "../engine";
 import { AirflowPin } from "../engine/project";
-import { ReportedDiagnostic } from "./check";
+import type { FileOutcome, ReportedDiagnostic } from "./check";
 import { describeError } from "./files";
 
 export const CACHE_FOLDER = ".airflow_state_lint_cache";
 
-/** 2: findings carry the hash of their line (fingerprints), rule settings are per file. */
-const FORMAT_VERSION = 2;
+/** 2: findings carry the hash of their line (fingerprints), rule settings are per file. 3: one file per engine build. */
+const FORMAT_VERSION = 3;
+
+/** An entry no run has used for this long is dropped, so files long deleted or changed do not keep theirs. */
+export const MAX_UNUSED_DAYS = 30;
+
+const MS_PER_DAY = 86_400_000;
 
 /** The Cache Directory Tagging Specification's signature: backup and archiving tools skip the folder. */
 const CACHEDIR_TAG = `Signature: 8a477f597d28d172789f06886806bc55
@@ -67,98 +77,160 @@ export interface FileInputs {
   baselineText: string | undefined;
 }
 
-interface Entry {
-  format: number;
+/** Plain data, so it crosses threads. */
+export interface CacheKey {
+  /** The file and its rule settings: the entry a lint with these inputs replaces. */
+  slot: string;
+  /** Everything the findings depend on besides the workspace modules. */
   key: string;
-  /** The module roots the workspace was searched from; they matter only when `dependencies` is not empty. */
-  workspace: string;
-  /** Every workspace file the lint looked at or for, with the hash of its text then (null: it did not exist). */
-  dependencies: [string, string | null][];
-  diagnostics: ReportedDiagnostic[];
 }
 
+/** What the thread that linted a file hands the cache, besides the findings: plain data, so it crosses threads. */
+export interface CacheRecord {
+  key: CacheKey;
+  /** Every workspace file the lint looked at or for, with the hash of its text then (null: it did not exist). */
+  dependencies: [string, string | null][];
+}
+
+interface Entry {
+  key: string;
+  dependencies: [string, string | null][];
+  /** The module roots the workspace was searched from; they matter only when `dependencies` is not empty. */
+  workspace: string;
+  diagnostics: ReportedDiagnostic[];
+  /** The day (since the epoch) a run last used or wrote the entry. */
+  used: number;
+}
+
+/** The cache file: the entries by slot (file and rule settings), each for the latest inputs linted. */
+interface CacheFile {
+  format: number;
+  entries: Record<string, Entry>;
+}
+
+/**
+ * One run's view of the cache. Every thread computes keys and the records of what it linted; the
+ * main thread alone looks entries up, takes the records, and saves.
+ */
 export class LintCache {
-  private readonly folder: string;
+  private readonly file: string;
   /** Hashes of workspace files read during this run: each is read once however many entries name it. */
   private readonly fileHashes = new Map<string, string | null>();
-  private prepared: Promise<void> | undefined;
-  private writeProblemReported = false;
+  private entries: Map<string, Entry> | undefined;
+  /** Entries this run wrote or used on a later day than they record: the file is saved only if there are any. */
+  private readonly changed = new Set<string>();
+  private problemReported = false;
+  private readonly today: number;
 
   constructor(
     private readonly location: CacheLocation,
     /** The module roots of the run's workspace index, as one string. */
     private readonly workspace: string,
     private readonly onProblem: (message: string) => void,
+    now: number = Date.now(),
   ) {
-    this.folder = path.join(location.folder, location.engine);
+    this.file = path.join(location.folder, `${location.engine}.json`);
+    this.today = Math.floor(now / MS_PER_DAY);
   }
 
-  keyFor(inputs: FileInputs): string {
+  /** The key of a lint's inputs, and the slot its entry takes: one per file and rule settings, so a changed file replaces its entry and runs with other settings keep theirs. */
+  keyFor(inputs: FileInputs): CacheKey {
     const { lint } = inputs;
     const severities = Object.entries(lint.severities ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    const settings = { severities, select: lint.select ?? null, ignore: lint.ignore ?? null };
-    return createHash("sha256")
+    const settings = JSON.stringify({ severities, select: lint.select ?? null, ignore: lint.ignore ?? null });
+    const key = createHash("sha256")
       .update(JSON.stringify([FORMAT_VERSION, this.location.engine, settings, inputs.file, inputs.pin ?? null, inputs.baselineText ?? null]))
       .update("\0")
       .update(inputs.text)
       .digest("hex");
+    return { slot: `${inputs.file}\0${createHash("sha256").update(settings).digest("hex").slice(0, 16)}`, key };
   }
 
   /**
    * The findings stored under `key`, when its entry is sound and every workspace file it consulted
-   * is as it was. Reads synchronously: entries are small, and a promise per read costs more than
-   * the read on a warm run.
+   * is as it was. The first lookup reads the cache file, synchronously: one read of the whole cache
+   * costs less than a promise per file on a warm run.
    */
-  lookup(key: string): ReportedDiagnostic[] | undefined {
-    let entry: Entry;
-    try {
-      entry = JSON.parse(readFileSync(this.entryPath(key), "utf8")) as Entry;
-    } catch {
-      return undefined;
-    }
-    if (!isSound(entry, key)) return undefined;
+  lookup({ slot, key }: CacheKey): ReportedDiagnostic[] | undefined {
+    const entry = this.loaded().get(slot);
+    if (!entry || !isSound(entry) || entry.key !== key) return undefined;
     if (entry.dependencies.length > 0) {
       if (entry.workspace !== this.workspace) return undefined;
-      for (const [file, hash] of entry.dependencies) if (this.hashOf(file) !== hash) return undefined;
+      for (const [dependency, hash] of entry.dependencies) if (this.hashOf(dependency) !== hash) return undefined;
+    }
+    if (entry.used !== this.today) {
+      entry.used = this.today;
+      this.changed.add(slot);
     }
     return entry.diagnostics;
   }
 
-  /** Stores the findings of a file whose lint consulted `consulted` in the workspace. Never throws. */
-  async store(key: string, diagnostics: readonly ReportedDiagnostic[], consulted: ReadonlySet<string>): Promise<void> {
+  /** What the cache needs of a lint that consulted `consulted` in the workspace, besides its findings. */
+  recordOf(key: CacheKey, consulted: ReadonlySet<string>): CacheRecord {
+    const dependencies: [string, string | null][] = [];
+    for (const file of [...consulted].sort()) dependencies.push([file, this.hashOf(file)]);
+    return { key, dependencies };
+  }
+
+  /** Keeps the findings of the files this run linted (the outcomes that carry a record) and saves the cache. Never throws. */
+  async saveOutcomes(outcomes: readonly FileOutcome[]): Promise<void> {
+    for (const outcome of outcomes) if (outcome.cacheRecord) this.add(outcome.cacheRecord, outcome.diagnostics);
+    await this.save();
+  }
+
+  /** Keeps the findings of a file this run linted, for `save`. */
+  add(record: CacheRecord, diagnostics: readonly ReportedDiagnostic[]): void {
+    const { slot, key } = record.key;
+    this.loaded().set(slot, { key, dependencies: record.dependencies, workspace: this.workspace, diagnostics: [...diagnostics], used: this.today });
+    this.changed.add(slot);
+  }
+
+  /**
+   * Writes the cache file when this run changed an entry, merged with what another run wrote since
+   * it was read, without entries unused for MAX_UNUSED_DAYS. Never throws.
+   */
+  async save(): Promise<void> {
+    if (this.changed.size === 0) return;
     try {
-      const dependencies: [string, string | null][] = [];
-      for (const file of [...consulted].sort()) dependencies.push([file, this.hashOf(file)]);
-      const entry: Entry = { format: FORMAT_VERSION, key, workspace: this.workspace, dependencies, diagnostics: [...diagnostics] };
-      await this.prepare();
-      const target = this.entryPath(key);
+      const merged = new Map<string, Entry>();
+      for (const [slot, entry] of readEntries(this.file) ?? []) if (this.today - entry.used <= MAX_UNUSED_DAYS) merged.set(slot, entry);
+      for (const [slot, entry] of this.loaded()) {
+        if (this.changed.has(slot) || (!merged.has(slot) && this.today - entry.used <= MAX_UNUSED_DAYS)) merged.set(slot, entry);
+      }
+      const contents: CacheFile = { format: FORMAT_VERSION, entries: Object.fromEntries(merged) };
+      await fs.mkdir(this.location.folder, { recursive: true });
+      await writeIfAbsent(path.join(this.location.folder, ".gitignore"), "# Created by airflow-state-lint.\n*\n");
+      await writeIfAbsent(path.join(this.location.folder, "CACHEDIR.TAG"), CACHEDIR_TAG);
       // A name no other writer uses, in the same folder so the rename cannot cross file systems.
-      const temporary = `${target}.${process.pid}-${threadId}-${Math.random().toString(36).slice(2)}.tmp`;
-      await fs.writeFile(temporary, JSON.stringify(entry));
-      await fs.rename(temporary, target).catch(async (error: unknown) => {
+      const temporary = `${this.file}.${process.pid}-${Math.random().toString(36).slice(2)}.tmp`;
+      await fs.writeFile(temporary, JSON.stringify(contents));
+      await fs.rename(temporary, this.file).catch(async (error: unknown) => {
         await fs.rm(temporary, { force: true });
-        // Windows refuses to replace a file another run has open: that run wrote the same entry.
-        if (!(await fs.stat(target).catch(() => undefined))) throw error;
+        // Windows refuses to replace a file another run has open: that run wrote the cache.
+        if (!(await fs.stat(this.file).catch(() => undefined))) throw error;
       });
+      this.changed.clear();
     } catch (error) {
-      if (this.writeProblemReported) return;
-      this.writeProblemReported = true;
-      this.onProblem(`could not write the cache in ${this.location.folder}, so this run was not cached: ${describeError(error)}`);
+      this.problem(`could not write the cache in ${this.location.folder}, so this run was not cached: ${describeError(error)}`);
     }
   }
 
-  private entryPath(key: string): string {
-    return path.join(this.folder, `${key}.json`);
+  private loaded(): Map<string, Entry> {
+    if (!this.entries) {
+      try {
+        this.entries = readEntries(this.file) ?? new Map();
+      } catch (error) {
+        this.problem(`could not read the cache in ${this.location.folder}, so every file was checked: ${describeError(error)}`);
+        this.entries = new Map();
+      }
+    }
+    return this.entries;
   }
 
-  /** Creates the folders, and the files that keep git and backups out of them, once per run. */
-  private prepare(): Promise<void> {
-    this.prepared ??= (async () => {
-      await fs.mkdir(this.folder, { recursive: true });
-      await writeIfAbsent(path.join(this.location.folder, ".gitignore"), "# Created by airflow-state-lint.\n*\n");
-      await writeIfAbsent(path.join(this.location.folder, "CACHEDIR.TAG"), CACHEDIR_TAG);
-    })();
-    return this.prepared;
+  private problem(message: string): void {
+    if (this.problemReported) return;
+    this.problemReported = true;
+    this.onProblem(message);
   }
 
   private hashOf(file: string): string | null {
@@ -175,20 +247,45 @@ export class LintCache {
   }
 }
 
+/**
+ * The entries of the cache file; undefined when there is none yet. A file that is not a cache of
+ * this format (half a file from a crash, another build's layout) holds no entry. Throws only when
+ * the file exists and cannot be read.
+ */
+function readEntries(file: string): Map<string, Entry> | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (error) {
+    // No cache yet; ENOTDIR: something that is not a folder stands where the cache would go, which the write reports.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return undefined;
+    throw error;
+  }
+  let contents: CacheFile;
+  try {
+    contents = JSON.parse(text) as CacheFile;
+  } catch {
+    return new Map();
+  }
+  if (typeof contents !== "object" || contents === null || contents.format !== FORMAT_VERSION || typeof contents.entries !== "object" || contents.entries === null) return new Map();
+  return new Map(Object.entries(contents.entries).filter(([, entry]) => typeof entry === "object" && entry !== null));
+}
+
 async function writeIfAbsent(file: string, text: string): Promise<void> {
   await fs.writeFile(file, text, { flag: "wx" }).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== "EEXIST") throw error;
   });
 }
 
-/** Whether a parsed entry has the shape this build writes, for this key: anything else is a miss. */
-function isSound(entry: Entry, key: string): boolean {
+/** Whether an entry read from the file has the shape this build writes: anything else is a miss. */
+function isSound(entry: Entry): boolean {
   return (
     typeof entry === "object" &&
     entry !== null &&
-    entry.format === FORMAT_VERSION &&
-    entry.key === key &&
+    typeof entry.key === "string" &&
     typeof entry.workspace === "string" &&
+    typeof entry.used === "number" &&
     Array.isArray(entry.dependencies) &&
     entry.dependencies.every((d) => Array.isArray(d) && typeof d[0] === "string" && (typeof d[1] === "string" || d[1] === null)) &&
     Array.isArray(entry.diagnostics) &&

@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url";
 import { Diagnostic, enabledRules, fixAll, lint, LintOptions, PythonDocument, reviewMarkdown, WorkspaceIndex } from "../engine";
 import { GitBaselines } from "../engine/project/git";
 import { AirflowPin, ConfigurationOverrides, FileConfiguration, ProjectConfiguration } from "../engine/project";
-import { LintCache } from "./cache";
+import { CacheKey, CacheRecord, LintCache } from "./cache";
 import { unifiedDiff } from "./diff";
 import { readSourceFileSync, writeSourceFile } from "./files";
 import { hasStarImport } from "./workspace";
@@ -60,6 +60,8 @@ export interface FileOutcome {
   diff?: string;
   /** Standard input fixed (`--stdin-filename` with `--fix`): the text to print instead of writing a file. */
   fixedText?: string;
+  /** What the cache keeps of a file linted completely, besides its findings (the main thread saves it). */
+  cacheRecord?: CacheRecord;
   /** `--show-fixes` while fixing: how many findings of each code the fixes removed. */
   fixedCodes?: Record<string, number>;
 }
@@ -79,7 +81,7 @@ interface PreparedFile {
   lint: FileConfiguration["lint"];
   baselineText: string | undefined;
   airflowPin: AirflowPin | undefined;
-  cacheKey: string | undefined;
+  cacheKey: CacheKey | undefined;
 }
 
 /**
@@ -170,7 +172,7 @@ export async function checkFile(file: string, settings: CheckSettings, stdinText
   if (settings.reviewTitle) outcome.review = reviewMarkdown(checked, { ...options, title: settings.reviewTitle(file) });
   outcome.errors.push(...ruleErrors);
   // A check that did not complete (a rule failed, the pin could not be read) is done again next time.
-  if (cache && cacheKey !== undefined && outcome.errors.length === 0) await cache.store(cacheKey, outcome.diagnostics, consulted);
+  if (cache && cacheKey !== undefined && outcome.errors.length === 0) outcome.cacheRecord = cache.recordOf(cacheKey, consulted);
   return outcome;
 }
 

@@ -115,6 +115,7 @@ async function checkAll(options: CliOptions, io: Io, baselines: GitBaselines): P
             warn: warning(io),
           })
         : await mapConcurrently(files, CONCURRENT_FILES, (file) => checkFile(file, settings));
+    await settings.cache?.saveOutcomes(outcomes);
   }
   reportConfigurationProblems(problems, io);
   const report = buildReport(outcomes, folderProblems, io.cwd, { fixMode: options.fix, unsafeFixes: options.unsafeFixes, showFixes: options.showFixes });
