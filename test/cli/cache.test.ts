@@ -230,6 +230,24 @@ describe("CLI: the content cache", () => {
     entryOf(contents, root, "b.py");
   });
 
+  test(`another build's cache, or an older build's folder, not written for ${MAX_UNUSED_DAYS} days is removed`, () => {
+    const root = makeTree({ "a.py": NONE_DAG });
+    findings([], root);
+    const folder = path.join(root, CACHE);
+    const recent = path.join(folder, "0.0.9-recentbuild.json");
+    const stale = path.join(folder, "0.0.8-stalebuild.json");
+    const staleFolder = path.join(folder, "0.0.7-oldlayout");
+    fs.writeFileSync(recent, "{}");
+    fs.writeFileSync(stale, "{}");
+    fs.mkdirSync(staleFolder);
+    fs.writeFileSync(path.join(staleFolder, "entry.json"), "{}");
+    const longAgo = new Date(Date.now() - (MAX_UNUSED_DAYS + 1) * 86_400_000);
+    for (const file of [stale, staleFolder]) fs.utimesSync(file, longAgo, longAgo);
+    writeTree(root, { "a.py": NONE_DAG + "\n# edited\n" });
+    findings([], root);
+    assert.deepEqual(fs.readdirSync(folder).sort(), [".gitignore", "CACHEDIR.TAG", path.basename(recent), path.basename(cacheFiles(root).find((file) => file !== recent)!)].sort());
+  });
+
   test("a cache that cannot be written is said once, and the run is the same", () => {
     const root = makeTree({ "a.py": NONE_DAG, "b.py": NONE_DAG, [CACHE]: "a file where the cache folder would go\n" });
     const run = runCli(["--format", "json"], root);

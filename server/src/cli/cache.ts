@@ -14,8 +14,9 @@
  * place, so runs at the same time never see half a cache. Before writing, a run merges in what
  * another run wrote meanwhile; when two finish at the same moment, one's new entries may be lost,
  * which costs a lint next time and never a wrong finding. An entry that makes no sense is a miss;
- * an entry no run has used for MAX_UNUSED_DAYS is dropped; a cache that cannot be read or
- * written is reported once and the run goes on without it.
+ * an entry no run has used for MAX_UNUSED_DAYS is dropped, and so is another build's cache no run
+ * has written for as long; a cache that cannot be read or written is reported once and the run
+ * goes on without it.
  */
 import { createHash } from "node:crypto";
 import { promises as fs, readFileSync } from "node:fs";
@@ -210,8 +211,21 @@ export class LintCache {
         if (!(await fs.stat(this.file).catch(() => undefined))) throw error;
       });
       this.changed.clear();
+      await this.removeUnusedBuilds();
     } catch (error) {
       this.problem(`could not write the cache in ${this.location.folder}, so this run was not cached: ${describeError(error)}`);
+    }
+  }
+
+  /** Other builds' caches (and the folders older builds kept) that no run has written for MAX_UNUSED_DAYS: an upgrade leaves its predecessor's behind. */
+  private async removeUnusedBuilds(): Promise<void> {
+    const ours = path.basename(this.file);
+    const oldest = Date.now() - MAX_UNUSED_DAYS * MS_PER_DAY;
+    for (const name of await fs.readdir(this.location.folder).catch(() => [])) {
+      if (name === ours || name === ".gitignore" || name === "CACHEDIR.TAG") continue;
+      const target = path.join(this.location.folder, name);
+      const stat = await fs.stat(target).catch(() => undefined);
+      if (stat && stat.mtimeMs < oldest) await fs.rm(target, { recursive: true, force: true }).catch(() => undefined);
     }
   }
 
