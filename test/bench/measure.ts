@@ -79,6 +79,13 @@ export function targetRow(label: string, ratio: number, target: number, width = 
   return row(label, ratio.toFixed(ratio < 10 ? 3 : 1), width) + `   (target ≤ ${target}: ${verdict(ratio, target)})`;
 }
 
+/** A ratio that must reach its target, e.g. a speed-up: "one thread / every core  1.62  (target ≥ 1.7: 5 % short)". */
+export function atLeastRow(label: string, ratio: number, target: number, width = 74): string {
+  if (!Number.isFinite(ratio)) return row(label, "n/a", width) + `   (target ≥ ${target})`;
+  const verdict = ratio >= target ? "holds" : `${(100 * (1 - ratio / target)).toFixed(0)} % short`;
+  return row(label, ratio.toFixed(3), width) + `   (target ≥ ${target}: ${verdict})`;
+}
+
 /** "holds", or how far over its target a ratio is. */
 export function verdict(ratio: number, target: number): string {
   return ratio <= target ? "holds" : `${(ratio / target).toFixed(1)}× over`;
