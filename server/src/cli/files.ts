@@ -33,8 +33,10 @@ export interface FileSearch {
  * Expands the command-line paths into the files to check. Symbolic links are followed, but each
  * real folder is searched once, so a link back to a parent cannot loop. The search is sequential
  * and sorted so that which of two links to the same folder wins never depends on timing.
+ * `found` is told each file as it is found, in the order of `files`, so checks can start before
+ * the search ends.
  */
-export async function findPythonFiles(paths: readonly string[], cwd: string): Promise<FileSearch> {
+export async function findPythonFiles(paths: readonly string[], cwd: string, found?: (file: string) => void): Promise<FileSearch> {
   const search: FileSearch = { files: [], problems: [] };
   const seenFiles = new Set<string>();
   const searchedFolders = new Set<string>();
@@ -42,6 +44,7 @@ export async function findPythonFiles(paths: readonly string[], cwd: string): Pr
     if (!seenFiles.has(file)) {
       seenFiles.add(file);
       search.files.push(file);
+      found?.(file);
     }
   };
 

@@ -1,9 +1,10 @@
 /**
  * Checks many files on every core: worker threads (checkWorker.ts) each take batches of files
- * from a shared queue, so a thread that drew slow files simply takes fewer. The main thread first
- * asks the cache about each file; only the files it cannot answer are queued, and the threads
- * start only once there are enough of those to pay for starting them. Outcomes are put back in
- * the files' order, so the report is the same as a run on one thread.
+ * from a shared queue, so a thread that drew slow files simply takes fewer. The main thread asks
+ * the cache about each file as the search finds it; only the files it cannot answer are queued,
+ * and the threads start only once there are enough of those to pay for starting them, while the
+ * search goes on. Outcomes are put back in the files' order, so the report is the same as a run
+ * on one thread.
  */
 import * as os from "node:os";
 import { Worker } from "node:worker_threads";
@@ -18,19 +19,19 @@ const MIN_FILES_FOR_THREADS = 50;
 const BATCH_SIZE = 16;
 
 /**
- * How many threads may check the files; 1 means the main thread alone. `--fix` stays on one
- * thread: a fix writes a module back and updates the workspace index, so that files checked
+ * How many threads may check the files at most; 1 means the main thread alone. `--fix` stays on
+ * one thread: a fix writes a module back and updates the workspace index, so that files checked
  * after it that import it see its new text, which a thread with an index of its own would not.
  */
-export function threadCount(files: number, job: CheckJob, forced: number | undefined): number {
-  if (forced !== undefined) return job.fixes === "fix" ? 1 : Math.max(1, forced);
-  if (job.fixes === "fix" || files <= MIN_FILES_FOR_THREADS) return 1;
-  return Math.max(1, Math.min(os.availableParallelism(), Math.ceil(files / MIN_FILES_FOR_THREADS)));
+export function maxThreads(job: CheckJob, forced: number | undefined): number {
+  if (job.fixes === "fix") return 1;
+  return forced !== undefined ? Math.max(1, forced) : os.availableParallelism();
 }
 
 export interface ThreadOptions {
   /** The CLI's bundle, which serves checks when started as a worker. */
   script: string;
+  /** The most threads to start (all of them at once when the count is forced). */
   threads: number;
   /** Whether the count was forced: the threads then start whatever the number of files. */
   forced: boolean;
@@ -39,37 +40,84 @@ export interface ThreadOptions {
   warn: (message: string) => void;
 }
 
-/** Checks `files` with the main thread's `settings` for the cache and on threads for the rest. */
-export async function checkOnThreads(files: readonly string[], job: CheckJob, settings: CheckSettings, options: ThreadOptions): Promise<FileOutcome[]> {
-  const outcomes = new Array<FileOutcome>(files.length);
-  const toLint: number[] = [];
-  let pool: ThreadPool | undefined;
-  const queue = (index: number) => {
-    toLint.push(index);
-    if (pool) pool.submit(index, files[index]);
-    else if (options.forced || toLint.length > MIN_FILES_FOR_THREADS) {
-      pool = new ThreadPool(job, options, (index, outcome) => (outcomes[index] = outcome));
-      for (const queued of toLint) pool.submit(queued, files[queued]);
+/**
+ * Checks files as the search finds them (`add`), so that the cache answers, and the threads start
+ * and lint, while the rest of the tree is still being searched and its exclusions read. Files the
+ * cache cannot answer are queued; threads start once there are more than MIN_FILES_FOR_THREADS of
+ * them (or at once when their count is forced), one more for every MIN_FILES_FOR_THREADS queued,
+ * up to one per core. If too few are queued by the end, the main thread lints them.
+ */
+export class StreamingCheck {
+  private readonly files: string[] = [];
+  private readonly outcomes: FileOutcome[] = [];
+  private readonly toLint: number[] = [];
+  private pool: ThreadPool | undefined;
+  /** Files waiting for the cache, and how many lookups are under way. */
+  private readonly lookups: number[] = [];
+  private lookingUp = 0;
+  private lookedUp: (() => void) | undefined;
+
+  constructor(
+    private readonly job: CheckJob,
+    private readonly settings: CheckSettings,
+    private readonly options: ThreadOptions,
+  ) {}
+
+  add(file: string): void {
+    const index = this.files.push(file) - 1;
+    if (!this.settings.cache) {
+      this.queue(index);
+      return;
     }
-  };
-  const indices = files.map((_, index) => index);
-  if (settings.cache) {
-    await mapConcurrently(indices, options.concurrentFiles, async (index) => {
-      const known = await outcomeWithoutLint(files[index], settings);
-      if (known) outcomes[index] = known;
-      else queue(index);
-    });
-  } else {
-    for (const index of indices) queue(index);
+    this.lookups.push(index);
+    this.lookUpNext();
   }
-  if (pool) {
-    await pool.finish();
-  } else {
-    await mapConcurrently(toLint, options.concurrentFiles, async (index) => {
-      outcomes[index] = await checkFile(files[index], settings);
-    });
+
+  /** The outcomes of every file added, in the order they were added. */
+  async finish(): Promise<FileOutcome[]> {
+    if (this.lookingUp > 0 || this.lookups.length > 0) await new Promise<void>((resolve) => (this.lookedUp = resolve));
+    if (this.pool) {
+      await this.pool.finish();
+    } else {
+      await mapConcurrently(this.toLint, this.options.concurrentFiles, async (index) => {
+        this.outcomes[index] = await checkFile(this.files[index], this.settings);
+      });
+    }
+    return this.outcomes;
   }
-  return outcomes;
+
+  private lookUpNext(): void {
+    while (this.lookingUp < this.options.concurrentFiles && this.lookups.length > 0) {
+      const index = this.lookups.shift()!;
+      this.lookingUp++;
+      void outcomeWithoutLint(this.files[index], this.settings)
+        .then(
+          (known) => {
+            if (known) this.outcomes[index] = known;
+            else this.queue(index);
+          },
+          (error: unknown) => {
+            this.outcomes[index] = { file: this.files[index], diagnostics: [], fixed: 0, errors: [`internal error while checking the file: ${error instanceof Error ? error.message : String(error)}`] };
+          },
+        )
+        .finally(() => {
+          this.lookingUp--;
+          this.lookUpNext();
+          if (this.lookingUp === 0 && this.lookups.length === 0) this.lookedUp?.();
+        });
+    }
+  }
+
+  private queue(index: number): void {
+    this.toLint.push(index);
+    if (this.pool) {
+      this.pool.submit(index, this.files[index]);
+    } else if (this.options.forced || this.toLint.length > MIN_FILES_FOR_THREADS) {
+      this.pool = new ThreadPool(this.job, this.options, (done, outcome) => (this.outcomes[done] = outcome));
+      for (const queued of this.toLint) this.pool.submit(queued, this.files[queued]);
+    }
+    this.pool?.grow(this.options.forced ? this.options.threads : Math.min(this.options.threads, Math.ceil(this.toLint.length / MIN_FILES_FOR_THREADS)));
+  }
 }
 
 /** Threads that check the files submitted to them, in batches, until `finish` says no more will come. */
@@ -78,17 +126,22 @@ class ThreadPool {
   /** Threads waiting for files. */
   private readonly idle: (() => void)[] = [];
   private closed = false;
-  private readonly exited: Promise<void>[];
+  private readonly exited: Promise<void>[] = [];
   private readonly unfinished = new Map<number, string>();
   private readonly warned = new Set<string>();
+  private readonly data: CheckWorkerData;
 
   constructor(
     job: CheckJob,
     private readonly options: ThreadOptions,
     private readonly done: (index: number, outcome: FileOutcome) => void,
   ) {
-    const data: CheckWorkerData = { kind: CHECK_WORKER, job, concurrentFiles: options.concurrentFiles };
-    this.exited = Array.from({ length: options.threads }, () => this.runThread(data));
+    this.data = { kind: CHECK_WORKER, job, concurrentFiles: options.concurrentFiles };
+  }
+
+  /** Starts threads until `count` run (never more than the run allows, never after `finish`). */
+  grow(count: number): void {
+    while (!this.closed && this.exited.length < Math.min(count, this.options.threads)) this.exited.push(this.runThread(this.data));
   }
 
   submit(index: number, file: string): void {
@@ -111,7 +164,9 @@ class ThreadPool {
       let inFlight: { index: number; file: string }[] = [];
       const send = (message: ToWorker) => worker.postMessage(message);
       const sendNext = () => {
-        inFlight = this.queue.splice(0, BATCH_SIZE);
+        // Once every file is queued, smaller batches as the queue runs out, so the threads finish together.
+        const size = this.closed ? Math.max(1, Math.min(BATCH_SIZE, Math.ceil(this.queue.length / (2 * this.exited.length)))) : BATCH_SIZE;
+        inFlight = this.queue.splice(0, size);
         if (inFlight.length > 0) send({ type: "check", batch: inFlight });
         else if (this.closed) send({ type: "stop" });
         else this.idle.push(sendNext);

@@ -12,7 +12,7 @@ import { formatGithub } from "./github";
 import { formatGitlab } from "./gitlab";
 import { checkJob, checkSettings, cliOverrides, projectConfiguration } from "./job";
 import { formatJson } from "./json";
-import { checkOnThreads, threadCount } from "./parallel";
+import { maxThreads, StreamingCheck } from "./parallel";
 import { formatReview } from "./review";
 import { formatSarif } from "./sarif";
 import { formatStatistics } from "./statistics";
@@ -101,20 +101,21 @@ async function checkAll(options: CliOptions, io: Io, baselines: GitBaselines): P
     stdinText = io.stdin ? await io.stdin() : "";
     outcomes = included(file) ? [await checkFile(file, settings, stdinText)] : [];
   } else {
-    const search = await findPythonFiles(options.paths, io.cwd);
-    folderProblems = search.problems;
-    const files = search.files.filter(included);
-    const threads = bundle ? threadCount(files.length, job, bundle.forcedThreads) : 1;
-    outcomes =
+    const threads = bundle ? maxThreads(job, bundle.forcedThreads) : 1;
+    const streaming =
       bundle && threads > 1
-        ? await checkOnThreads(files, job, settings, {
-            script: bundle.script,
-            threads,
-            forced: bundle.forcedThreads !== undefined,
-            concurrentFiles: CONCURRENT_FILES,
-            warn: warning(io),
-          })
-        : await mapConcurrently(files, CONCURRENT_FILES, (file) => checkFile(file, settings));
+        ? new StreamingCheck(job, settings, { script: bundle.script, threads, forced: bundle.forcedThreads !== undefined, concurrentFiles: CONCURRENT_FILES, warn: warning(io) })
+        : undefined;
+    const search = await findPythonFiles(
+      options.paths,
+      io.cwd,
+      streaming &&
+        ((file) => {
+          if (included(file)) streaming.add(file);
+        }),
+    );
+    folderProblems = search.problems;
+    outcomes = streaming ? await streaming.finish() : await mapConcurrently(search.files.filter(included), CONCURRENT_FILES, (file) => checkFile(file, settings));
     await settings.cache?.saveOutcomes(outcomes);
   }
   reportConfigurationProblems(problems, io);
