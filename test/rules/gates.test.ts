@@ -10,6 +10,7 @@ import * as path from "node:path";
 import { describe, test } from "node:test";
 import { allRules, Diagnostic, lint, LintOptions, PythonDocument, Rule, WorkspaceClasses } from "../../server/src/engine";
 import { AirflowPin } from "../../server/src/engine/project";
+import { mentionsStore, StoreName, TextFacts } from "../../server/src/engine/rules/textGates";
 import { fromRoot } from "../support/paths";
 
 const ungated: readonly Rule[] = allRules.map((rule) => ({ ...rule, mayReport: undefined }));
@@ -88,5 +89,26 @@ describe("rules' text tests", () => {
     assert.deepEqual(lint(document).map((d) => `${d.code}@${d.range.start.line + 1}`), ["AS001@4"]);
     assert.equal(parsed, true);
     assertSameFindings("broken", text, {});
+  });
+
+  test("a file's text facts give each rule's test the answer it would find alone, in whatever order they ask", () => {
+    const texts = [
+      'context["task_state_store"]',
+      "def t(asset_state_store=None): ...",
+      'context["task_st" "ate_store"]',
+      "context['asset_' # split\n 'state_store']",
+      'context["task"]  # no store at all',
+    ];
+    const askings: (readonly StoreName[] | undefined)[][] = [
+      [undefined, ["task_state_store"], ["asset_state_store"]],
+      [["asset_state_store"], ["task_state_store"], undefined],
+      [["task_state_store", "asset_state_store"], ["asset_state_store", "task_state_store"]],
+    ];
+    for (const text of texts) {
+      for (const asking of askings) {
+        const facts = new TextFacts(text);
+        for (const stores of asking) assert.equal(facts.mentionsStore(stores), mentionsStore(text, stores), `${text} asked ${String(stores)}`);
+      }
+    }
   });
 });

@@ -11,6 +11,7 @@ import { AirflowPin } from "./project/pin";
 import { AnalysisContext, FileInputs, WorkspaceClasses } from "./context";
 import { Report, Rule, RuleContext } from "./rules/rule";
 import { allRules } from "./rules";
+import { gateInputs } from "./rules/textGates";
 import { SemanticModel, semanticModel } from "./airflow/model";
 import { Diagnostic, Fix, OffsetRange, SeveritySetting, TextEdit } from "./types";
 
@@ -70,7 +71,8 @@ export function check(document: PythonDocument, options: LintOptions = {}, choos
   if (!document.isRelevant()) return { diagnostics: [], rules: [] };
   const file: FileInputs = { text: document.analysedText(), path: options.path, baselineText: options.baselineText, workspace: options.workspace, airflowPin: options.airflowPin };
   // Rules whose text test fails could report nothing here; when that is every rule, the file is not even parsed.
-  const rules = enabledRules(options).filter((rule) => !rule.mayReport || rule.mayReport(file));
+  const gates = gateInputs(file);
+  const rules = enabledRules(options).filter((rule) => !rule.mayReport || rule.mayReport(gates));
   if (rules.length === 0) return { diagnostics: [], rules };
   const checker = new Checker(document, file, options, chooseRegions);
   for (const rule of rules) checker.run(rule);

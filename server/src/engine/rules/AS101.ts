@@ -2,7 +2,6 @@ import { replaceNode } from "../fixes/edits";
 import { SyntaxNode } from "../syntax/parser";
 import { Rule } from "./rule";
 import { capitalize } from "./messageText";
-import { mentionsStore } from "./textGates";
 import { unparenthesize } from "../syntax/nodes";
 import { SemanticModel, StoreCall, writtenMethod } from "../airflow/model";
 import { classDecorators, isNonJson, NonJsonKind, passesJsonDumps, ValuePart, valueParts } from "../airflow/valueKind";
@@ -114,7 +113,7 @@ export const AS101: Rule = {
   defaultSeverity: "error",
   category: "values",
   fix: "safe or unsafe",
-  mayReport: ({ text }) => mentionsStore(text) && text.includes("set"),
+  mayReport: ({ text, facts }) => facts.mentionsStore() && text.includes("set"),
   scope: "store use",
   check({ model, report, regions }) {
     for (const call of model.storeCallsWithin(regions)) {

@@ -1,6 +1,5 @@
 import { replaceNode } from "../fixes/edits";
 import { Rule } from "./rule";
-import { mentionsStore } from "./textGates";
 import { codeSpan } from "../syntax/markdown";
 
 /**
@@ -38,7 +37,7 @@ export const AS102: Rule = {
   defaultSeverity: "error",
   category: "values",
   fix: "unsafe",
-  mayReport: ({ text }) => mentionsStore(text) && text.includes("set") && text.includes("None"),
+  mayReport: ({ text, facts }) => facts.mentionsStore() && text.includes("set") && text.includes("None"),
   scope: "store use",
   check({ model, report, regions }) {
     for (const call of model.storeCallsWithin(regions)) {

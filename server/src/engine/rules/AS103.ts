@@ -2,7 +2,6 @@ import { ensureImported, replaceNode } from "../fixes/edits";
 import { SyntaxNode } from "../syntax/parser";
 import { Rule } from "./rule";
 import { capitalize } from "./messageText";
-import { mentionsStore } from "./textGates";
 import { SemanticModel } from "../airflow/model";
 import { isNumberLiteral, plainString, stringLiteral, unparenthesize } from "../syntax/nodes";
 import { Fix } from "../types";
@@ -59,7 +58,7 @@ export const AS103: Rule = {
   defaultSeverity: "error",
   category: "values",
   fix: "unsafe",
-  mayReport: ({ text }) => mentionsStore(text, ["task_state_store"]) && text.includes("set") && text.includes("retention"),
+  mayReport: ({ text, facts }) => facts.mentionsStore(["task_state_store"]) && text.includes("set") && text.includes("retention"),
   scope: "store use",
   check({ model, report, regions }) {
     for (const call of model.storeCallsWithin(regions)) {

@@ -1,7 +1,6 @@
 import { removeArgument } from "../fixes/edits";
 import { Rule } from "./rule";
 import { writtenMethod } from "../airflow/model";
-import { mentionsStore } from "./textGates";
 import { codeSpan } from "../syntax/markdown";
 
 /**
@@ -45,7 +44,7 @@ export const AS104: Rule = {
   defaultSeverity: "error",
   category: "values",
   fix: "safe",
-  mayReport: ({ text }) => mentionsStore(text, ["asset_state_store"]) && text.includes("set") && text.includes("retention"),
+  mayReport: ({ text, facts }) => facts.mentionsStore(["asset_state_store"]) && text.includes("set") && text.includes("retention"),
   scope: "store use",
   check({ model, report, regions }) {
     for (const call of model.storeCallsWithin(regions)) {

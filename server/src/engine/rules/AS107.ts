@@ -1,5 +1,4 @@
 import { Rule } from "./rule";
-import { mentionsStore } from "./textGates";
 import { valueParts } from "../airflow/valueKind";
 import { writtenMethod } from "../airflow/model";
 import { codeSpan } from "../syntax/markdown";
@@ -61,7 +60,7 @@ export const AS107: Rule = {
   defaultSeverity: "error",
   category: "values",
   fix: "none",
-  mayReport: ({ text }) => mentionsStore(text) && text.includes("set"),
+  mayReport: ({ text, facts }) => facts.mentionsStore() && text.includes("set"),
   scope: "store use",
   check({ model, report, regions }) {
     for (const call of model.storeCallsWithin(regions)) {

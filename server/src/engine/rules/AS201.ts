@@ -1,7 +1,6 @@
 import { removeArgument, replaceNode, wholeLines } from "../fixes/edits";
 import { SyntaxNode } from "../syntax/parser";
 import { Rule } from "./rule";
-import { mentionsStore } from "./textGates";
 import { FunctionInfo, Parameter, SemanticModel } from "../airflow/model";
 import { callArguments, plainString, unparenthesize, variableReferences } from "../syntax/nodes";
 import { Fix, TextEdit } from "../types";
@@ -63,7 +62,7 @@ export const AS201: Rule = {
   defaultSeverity: "warning",
   category: "scope",
   fix: "unsafe",
-  mayReport: ({ text }) => mentionsStore(text, ["asset_state_store"]) && text.includes("**"),
+  mayReport: ({ text, facts }) => facts.mentionsStore(["asset_state_store"]) && text.includes("**"),
   scope: "function",
   check({ model, report, regions }) {
     for (const fn of model.functionsOverlapping(regions)) {

@@ -1,7 +1,6 @@
 import { addToKeywordList } from "../fixes/lists";
 import { captures, SyntaxNode } from "../syntax/parser";
 import { Rule } from "./rule";
-import { mentionsStore } from "./textGates";
 import { AssetReference, assetReference, assetTextAt, storeEntries, storeHolds, TaskDeclaration, taskDeclarations } from "../airflow/assets";
 import { FunctionInfo, SemanticModel } from "../airflow/model";
 import { Fix, OffsetRange, TextEdit } from "../types";
@@ -65,7 +64,7 @@ export const AS202: Rule = {
   defaultSeverity: "error",
   category: "scope",
   fix: "safe or unsafe",
-  mayReport: ({ text }) => mentionsStore(text, ["asset_state_store"]),
+  mayReport: ({ text, facts }) => facts.mentionsStore(["asset_state_store"]),
   scope: "store use",
   check({ model, text, report, regions }) {
     if (!text.includes("asset_state_store")) return;

@@ -1,6 +1,5 @@
 import { replaceNode } from "../fixes/edits";
 import { Rule } from "./rule";
-import { mentionsStore } from "./textGates";
 import { AssetReference, assetReference, assetTextAt, compareAssets, onlyAsset, storeHolds, storeSize, taskDeclarations } from "../airflow/assets";
 import { FunctionInfo, SemanticModel, StoreCall, writtenMethod } from "../airflow/model";
 import { plainString } from "../syntax/nodes";
@@ -54,7 +53,7 @@ export const AS203: Rule = {
   defaultSeverity: "error",
   category: "scope",
   fix: "unsafe",
-  mayReport: ({ text }) => mentionsStore(text, ["asset_state_store"]),
+  mayReport: ({ text, facts }) => facts.mentionsStore(["asset_state_store"]),
   scope: "store use",
   check({ model, report, regions }) {
     for (const call of model.storeCallsWithin(regions)) {

@@ -1,5 +1,4 @@
 import { Rule } from "./rule";
-import { mentionsStore } from "./textGates";
 import { mappingOf } from "../airflow/taskMapping";
 
 /**
@@ -54,7 +53,7 @@ export const AS205: Rule = {
   defaultSeverity: "info",
   category: "scope",
   fix: "none",
-  mayReport: ({ text }) => mentionsStore(text, ["task_state_store"]) && text.includes(".expand") && text.includes("clear"),
+  mayReport: ({ text, facts }) => facts.mentionsStore(["task_state_store"]) && text.includes(".expand") && text.includes("clear"),
   scope: "store use",
   check({ model, report, regions }) {
     for (const call of model.storeCallsWithin(regions)) {

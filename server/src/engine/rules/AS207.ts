@@ -1,5 +1,4 @@
 import { Rule } from "./rule";
-import { mentionsStore } from "./textGates";
 import { StoreCall } from "../airflow/model";
 import { unparenthesize } from "../syntax/nodes";
 import { SyntaxNode } from "../syntax/parser";
@@ -58,7 +57,7 @@ export const AS207: Rule = {
   defaultSeverity: "error",
   category: "scope",
   fix: "safe or unsafe",
-  mayReport: ({ text }) => mentionsStore(text, ["task_state_store"]) && text.includes("clear"),
+  mayReport: ({ text, facts }) => facts.mentionsStore(["task_state_store"]) && text.includes("clear"),
   scope: "store use",
   check({ model, report, regions }) {
     for (const call of model.storeCallsWithin(regions)) {

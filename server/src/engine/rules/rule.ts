@@ -5,7 +5,8 @@
  */
 export type { ExternalClass, WorkspaceClasses } from "../context";
 import { SyntaxNode } from "../syntax/parser";
-import type { AnalysisContext, FileInputs } from "../context";
+import type { AnalysisContext } from "../context";
+import type { GateInputs } from "./textGates";
 import { SemanticModel } from "../airflow/model";
 import { Fix, OffsetRange, Severity } from "../types";
 
@@ -28,7 +29,7 @@ export interface Rule {
    * (see rules/textGates.ts). Where it fails the rule does not run; a file that fails it for every
    * enabled rule is not parsed. Absent: the rule always runs.
    */
-  mayReport?(file: FileInputs): boolean;
+  mayReport?(file: GateInputs): boolean;
   /**
    * What each finding is about, when that is one part of the file, so that a lint after an edit
    * recomputes only the findings of the functions the edit touched and keeps the others

@@ -5,7 +5,40 @@
  * fixture; a test that is true too often only costs time.
  */
 
+import type { FileInputs } from "../context";
+
 export type StoreName = "task_state_store" | "asset_state_store";
+
+const BOTH_STORES: readonly StoreName[] = ["task_state_store", "asset_state_store"];
+
+/** What the text tests read: the file's inputs, and facts about its text that several tests ask for. */
+export interface GateInputs extends FileInputs {
+  readonly facts: TextFacts;
+}
+
+export function gateInputs(file: FileInputs): GateInputs {
+  return { ...file, facts: new TextFacts(file.text) };
+}
+
+/**
+ * Facts about one file's text, each found once however many rules' tests ask: a dozen rules ask
+ * whether the text names a store, and in a file that does not, each answer is a scan of the whole
+ * text for a concatenated key.
+ */
+export class TextFacts {
+  private readonly stores = new Map<StoreName, boolean>();
+
+  constructor(private readonly text: string) {}
+
+  /** `mentionsStore` of the text. */
+  mentionsStore(stores: readonly StoreName[] = BOTH_STORES): boolean {
+    return stores.some((store) => {
+      let mentioned = this.stores.get(store);
+      if (mentioned === undefined) this.stores.set(store, (mentioned = mentionsStore(this.text, [store])));
+      return mentioned;
+    });
+  }
+}
 
 /** Whether the text holds at least one of `words`. */
 export function mentionsAny(text: string, words: readonly string[]): boolean {
@@ -19,7 +52,7 @@ export function mentionsAny(text: string, words: readonly string[]): boolean {
  * what can come between two pieces (white space, a comment, a line continuation) or by the next
  * piece's prefix or quote.
  */
-export function mentionsStore(text: string, stores: readonly StoreName[] = ["task_state_store", "asset_state_store"]): boolean {
+export function mentionsStore(text: string, stores: readonly StoreName[] = BOTH_STORES): boolean {
   return stores.some((store) => text.includes(store) || CONCATENATED_KEY[store].test(text));
 }
 
