@@ -11,6 +11,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, test } from "node:test";
 import { ContentChange, Diagnostic, IncrementalLinter, lint, LintOptions, PythonDocument } from "../../server/src/engine";
+import { changeBetween } from "../../server/src/engine/incremental";
 import { parsePython, SyntaxNode } from "../../server/src/engine/syntax/parser";
 import { generateCorpus } from "../bench/corpus";
 
@@ -174,5 +175,35 @@ describe("IncrementalLinter", () => {
     document.update([{ range: { start: { line: 5, character: 0 }, end: { line: 5, character: 0 } }, text: "    global datetime\n" }], 2);
     linter.lint(document);
     assert.equal(linter.lastMode, "from scratch");
+  });
+});
+
+describe("changeBetween", () => {
+  test("finds the longest common start and end on either side of a block boundary, never overlapping", () => {
+    let seed = 7;
+    const random = (below: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % below;
+    };
+    const base = Array.from({ length: 5000 }, (_, i) => "ab\n#"[(i * 7 + (i >> 5)) % 4]).join("");
+    const places = [0, 1, 1023, 1024, 1025, 2047, 2048, 2500, 4095, 4096, 4999, 5000];
+    for (let round = 0; round < 400; round++) {
+      const start = round < places.length ? places[round] : random(base.length + 1);
+      const removed = random(3) === 0 ? 0 : random(1200);
+      const inserted = ["", "a", "#", "\n", "ab".repeat(random(700))][random(5)];
+      const oldText = base;
+      const newText = base.slice(0, start) + inserted + base.slice(Math.min(base.length, start + removed));
+      const change = changeBetween(oldText, newText);
+      const context = `round ${round}: at ${start}, ${removed} removed, ${inserted.length} inserted`;
+      assert.ok(change.start <= change.oldEnd && change.start <= change.newEnd, context);
+      assert.equal(oldText.slice(0, change.start), newText.slice(0, change.start), context);
+      assert.equal(oldText.slice(change.oldEnd), newText.slice(change.newEnd), context);
+      assert.equal(oldText.slice(0, change.start) + newText.slice(change.start, change.newEnd) + oldText.slice(change.oldEnd), newText, context);
+      // Longest: the start stops at a difference, and so does the end, unless the shorter text is used up.
+      const shorter = Math.min(oldText.length, newText.length);
+      if (change.start < shorter) assert.notEqual(oldText[change.start], newText[change.start], context);
+      const suffix = oldText.length - change.oldEnd;
+      if (suffix < shorter - change.start) assert.notEqual(oldText[oldText.length - 1 - suffix], newText[newText.length - 1 - suffix], context);
+    }
   });
 });
