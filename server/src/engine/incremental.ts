@@ -24,6 +24,16 @@ interface PreviousLint {
   options: LintOptions;
   settings: string;
   diagnostics: Diagnostic[];
+  around?: StatementsAround;
+}
+
+/**
+ * The binding statements around the function a lint re-checked, whose definition starts at `start`:
+ * while edits stay inside that function, the text around it, and so these, do not change.
+ */
+interface StatementsAround {
+  start: number;
+  statements: string[];
 }
 
 /** A lint's findings, the rules that ran, and how it was made. */
@@ -31,6 +41,7 @@ interface Outcome {
   diagnostics: Diagnostic[];
   rules: readonly Rule[];
   mode: LintMode;
+  around?: StatementsAround;
 }
 
 /** The text an edit replaced: `[start, oldEnd)` of the old text became `[start, newEnd)` of the new. */
@@ -83,7 +94,7 @@ export class IncrementalLinter {
     this.mode = outcome.mode;
     // A file that never names Airflow keeps nothing (it is not even parsed); any other keeps its
     // tree, so that an edit that brings a rule back (an undo) re-checks one function.
-    this.previous = document.isRelevant() ? { text, tree: document.tree, options, settings, diagnostics: outcome.diagnostics } : undefined;
+    this.previous = document.isRelevant() ? { text, tree: document.tree, options, settings, diagnostics: outcome.diagnostics, around: outcome.around } : undefined;
     return outcome.diagnostics;
   }
 
@@ -126,8 +137,11 @@ export class IncrementalLinter {
     const delta = change.newEnd - change.oldEnd;
     let headers: OffsetRange[] = [];
     let oldRegions: OffsetRange[] = [];
+    // Typing on in one function: its surroundings are those the last lint listed.
+    let around = previous.around?.start === edited.oldRange.start ? previous.around.statements : undefined;
+    const statementsAround = () => (around ??= bindingStatementsAround(edited.node));
     const chooseRegions = (context: RuleContext): OffsetRange[] | undefined => {
-      const named = functionsNamedIn(context, edited, [oldText, newText]);
+      const named = functionsNamedIn(context, edited, [oldText, newText], statementsAround);
       if (!named) return undefined;
       headers = enclosingHeaders(edited.node);
       // The same places before the edit: a named function lies before the change or after it, or
@@ -160,7 +174,7 @@ export class IncrementalLinter {
       const scope = scopes.get(d.code);
       return !scope || replacedNew[scope].some((range) => contains(range, d));
     });
-    return { diagnostics: [...kept, ...fresh].sort(inDocumentOrder), rules: result.rules, mode: "edited function" };
+    return { diagnostics: [...kept, ...fresh].sort(inDocumentOrder), rules: result.rules, mode: "edited function", around: around && { start: edited.newRange.start, statements: around } };
   }
 }
 
@@ -321,7 +335,7 @@ function enclosingHeaders(fn: SyntaxNode): OffsetRange[] {
  * runs it). Undefined when a name it uses may be bound around it to a function of the file under
  * another name (`run = t.partial(...)` in the DAG's body): then what depends on the edit is not known.
  */
-function functionsNamedIn(context: RuleContext, edited: EditedFunction, texts: string[]): OffsetRange[] | undefined {
+function functionsNamedIn(context: RuleContext, edited: EditedFunction, texts: string[], statementsAround: () => string[]): OffsetRange[] | undefined {
   const inside = (node: SyntaxNode) => node.startIndex >= edited.newRange.start && node.endIndex <= edited.newRange.end;
   const functionsByName = new Map<string, SyntaxNode[]>();
   for (const fn of context.model.functions) {
@@ -331,7 +345,7 @@ function functionsNamedIn(context: RuleContext, edited: EditedFunction, texts: s
     else functionsByName.set(fn.name, [fn.node]);
   }
   const names = new Set(texts.flatMap((text) => text.match(IDENTIFIER) ?? []));
-  for (const statement of bindingStatementsAround(edited.node)) {
+  for (const statement of statementsAround()) {
     const words = statement.match(IDENTIFIER) ?? [];
     if (words.some((word) => functionsByName.has(word)) && words.some((word) => names.has(word) && !functionsByName.has(word))) return undefined;
   }
