@@ -5,7 +5,7 @@
  */
 import { Worker } from "node:worker_threads";
 import type { Position } from "../engine";
-import type { CompletionResult, FixAllResult, FromWorker, HoverResult, LintResult, ReviewResult, ToWorker, WorkerLintOptions, WorkerRequest, WorkerResult } from "./workerProtocol";
+import type { CodeActionsResult, CompletionResult, FindingReference, FixAllResult, FromWorker, HoverResult, LintResult, ReviewResult, ToWorker, WorkerLintOptions, WorkerRequest, WorkerResult } from "./workerProtocol";
 import { errorText, Logger } from "./logger";
 import { exposeCollectorToWorkers } from "./treeCollector";
 
@@ -53,6 +53,11 @@ export class LintWorkerClient {
   /** Resolves to undefined when the worker's copy is no longer at `version`. */
   lint(uri: string, version: number, options: WorkerLintOptions): Promise<LintResult | undefined> {
     return this.request({ type: "lint", id: this.nextId++, uri, version, options }) as Promise<LintResult | undefined>;
+  }
+
+  /** The actions of the findings of the document's last lint; undefined unless it was of `version`. */
+  codeActions(uri: string, version: number, findings: FindingReference[]): Promise<CodeActionsResult | undefined> {
+    return this.request({ type: "codeActions", id: this.nextId++, uri, version, findings }) as Promise<CodeActionsResult | undefined>;
   }
 
   fixAll(uri: string, version: number, options: WorkerLintOptions): Promise<FixAllResult | undefined> {

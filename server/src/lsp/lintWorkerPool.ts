@@ -11,7 +11,7 @@ import type { OpenDocuments } from "./documents";
 import { LintWorkerClient } from "./lintWorkerClient";
 import type { Logger } from "./logger";
 import { Lane, LaneAssignment } from "./workerLanes";
-import type { CompletionResult, FixAllResult, HoverResult, LintResult, ReviewResult, ToWorker, WorkerLintOptions, WorkerRequest } from "./workerProtocol";
+import type { CodeActionsResult, CompletionResult, FindingReference, FixAllResult, HoverResult, LintResult, ReviewResult, ToWorker, WorkerLintOptions, WorkerRequest } from "./workerProtocol";
 
 export type WorkerMessage = Exclude<ToWorker, WorkerRequest>;
 
@@ -83,6 +83,10 @@ export class LintWorkerPool {
     return result;
   }
 
+  codeActions(uri: string, version: number, findings: FindingReference[]): Promise<CodeActionsResult | undefined> {
+    return this.running(this.lanes.laneOf(uri)).codeActions(uri, version, findings);
+  }
+
   fixAll(uri: string, version: number, options: WorkerLintOptions): Promise<FixAllResult | undefined> {
     return this.running(this.lanes.laneOf(uri)).fixAll(uri, version, options);
   }
@@ -129,11 +133,11 @@ export class LintWorkerPool {
   }
 
   /** Requests fail (as they did with a single dead worker) rather than start a worker for a document it does not hold. */
-  private running(lane: Lane): Pick<LintWorkerClient, "lint" | "fixAll" | "review" | "hover" | "completion"> {
+  private running(lane: Lane): Pick<LintWorkerClient, "lint" | "codeActions" | "fixAll" | "review" | "hover" | "completion"> {
     const worker = this.workers.get(lane);
     if (worker) return worker;
     const notRunning = () => Promise.reject(new Error(`the ${lane} lint worker is not running`));
-    return { lint: notRunning, fixAll: notRunning, review: notRunning, hover: notRunning, completion: notRunning };
+    return { lint: notRunning, codeActions: notRunning, fixAll: notRunning, review: notRunning, hover: notRunning, completion: notRunning };
   }
 
   private start(lane: Lane): LintWorkerClient {

@@ -6,8 +6,9 @@
  * document is settled back to its text after each use and parsed again, in full, when next needed.
  * Every open document keeps its last lint's findings (`IncrementalLinter`), so that a lint after a
  * change inside one function re-checks that function; the lint's tree goes with the document's.
+ * The same findings, with their fixes as the engine gave them, answer the document's code actions.
  */
-import { ContentChange, IncrementalLinter, PythonDocument } from "../engine";
+import { ContentChange, Diagnostic, IncrementalLinter, PythonDocument } from "../engine";
 
 /** Documents edited in turn (a few editors side by side) that all keep their trees. */
 export const MAX_EDITED_TREES = 4;
@@ -18,6 +19,8 @@ export const IDLE_TREE_MS = 60_000;
 export class WorkerDocuments {
   private readonly byUri = new Map<string, PythonDocument>();
   private readonly linters = new Map<string, IncrementalLinter>();
+  /** Each document's last findings, and the version they were found in. */
+  private readonly findings = new Map<string, { version: number; findings: readonly Diagnostic[] }>();
   /** The documents being edited, with the time of their last change, least recent first. */
   private readonly edited = new Map<string, number>();
   private sweepTimer: NodeJS.Timeout | undefined;
@@ -36,6 +39,7 @@ export class WorkerDocuments {
     this.byUri.set(uri, new PythonDocument(uri, text, version));
     this.edited.delete(uri);
     this.linters.delete(uri);
+    this.findings.delete(uri);
   }
 
   /** The linter that keeps the document's last lint (with its tree only while the document is being edited). */
@@ -70,6 +74,18 @@ export class WorkerDocuments {
     this.byUri.delete(uri);
     this.edited.delete(uri);
     this.linters.delete(uri);
+    this.findings.delete(uri);
+  }
+
+  /** Remembers what a lint of the document at `version` found. */
+  linted(uri: string, version: number, findings: readonly Diagnostic[]): void {
+    if (this.byUri.has(uri)) this.findings.set(uri, { version, findings });
+  }
+
+  /** The findings of the document's last lint, if it was of `version`. */
+  findingsOf(uri: string, version: number): readonly Diagnostic[] | undefined {
+    const last = this.findings.get(uri);
+    return last && last.version === version ? last.findings : undefined;
   }
 
   /** Whether the document keeps its tree between requests. */

@@ -31,21 +31,43 @@ export interface PlacedFix {
   edits: PlacedEdit[];
 }
 
+/**
+ * A finding as the editor shows it. Its fixes and suppression edits stay in the worker, which keeps
+ * the document's last findings and places their edits only when a code action asks for them.
+ */
 export interface LintedDiagnostic {
   code: string;
   severity: Severity;
   message: string;
   range: Range;
+  /** Other places of the finding (its other calls), shown as related information. */
+  related?: RelatedLocations;
+}
+
+/** One of the findings the client shows, as a code action request names it. */
+export interface FindingReference {
+  code: string;
+  range: Range;
+}
+
+/** What the code actions of one finding edit, placed in the version it was found in. */
+export interface FindingActions {
   /** The preferred fix. */
   fix?: PlacedFix;
   /** Other rewrites of the finding, each offered as its own code action. */
   alternatives?: PlacedFix[];
-  /** Other places of the finding (its other calls), shown as related information. */
-  related?: RelatedLocations;
   /** Adds the code to the line's `# noqa:` comment; absent where no comment can go (the line ends inside a string or with a backslash). */
   suppression?: PlacedEdit;
   /** Adds the code to the file's `# airflow-state-lint: noqa:` comment, or adds that comment near the top. */
   fileSuppression?: PlacedEdit;
+}
+
+export interface CodeActionsResult {
+  version: number;
+  /** For each finding asked about, in order: its actions, or null when the last lint found no such finding. */
+  findings: (FindingActions | null)[];
+  /** Whether any finding of the document has a safe fix, for the lightbulb's fix-all. */
+  safelyFixable: boolean;
 }
 
 export interface LintResult {
@@ -119,6 +141,8 @@ export type ToWorker =
   /** Leave once the current task is done: a thread stopped inside the parser's native code aborts the whole process. */
   | { type: "stop" }
   | { type: "lint"; id: number; uri: string; version: number; options: WorkerLintOptions }
+  /** The actions of findings of the document's last lint, which must be of `version`. */
+  | { type: "codeActions"; id: number; uri: string; version: number; findings: FindingReference[] }
   | { type: "fixAll"; id: number; uri: string; version: number; options: WorkerLintOptions }
   | { type: "review"; id: number; uri: string; version: number; options: WorkerLintOptions }
   | { type: "hover"; id: number; uri: string; version: number; position: Position }
@@ -129,16 +153,18 @@ export type WorkerRequest = Extract<ToWorker, { id: number }>;
 export type ResultOf<R extends WorkerRequest> =
   | (R extends { type: "lint" }
       ? LintResult
-      : R extends { type: "fixAll" }
-        ? FixAllResult
-        : R extends { type: "review" }
-          ? ReviewResult
-          : R extends { type: "hover" }
-            ? HoverResult
-            : CompletionResult)
+      : R extends { type: "codeActions" }
+        ? CodeActionsResult
+        : R extends { type: "fixAll" }
+          ? FixAllResult
+          : R extends { type: "review" }
+            ? ReviewResult
+            : R extends { type: "hover" }
+              ? HoverResult
+              : CompletionResult)
   | undefined;
 
-export type WorkerResult = LintResult | FixAllResult | ReviewResult | HoverResult | CompletionResult;
+export type WorkerResult = LintResult | CodeActionsResult | FixAllResult | ReviewResult | HoverResult | CompletionResult;
 
 /** A request's reply. `result` is undefined when the worker's copy of the document is not at the requested version (or a hover finds nothing). */
 export type FromWorker =
