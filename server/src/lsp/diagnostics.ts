@@ -183,9 +183,9 @@ export class DiagnosticScheduler {
     this.store(uri, version, result.diagnostics, result.airflowPin);
   }
 
-  private store(uri: string, version: number, diagnostics: LintedDiagnostic[], airflowPin?: AirflowPin): void {
+  private store(uri: string, version: number, diagnostics: LspDiagnostic[], airflowPin?: AirflowPin): void {
     this.published.set(uri, version);
-    this.publisher.publish(uri, version, diagnostics.map((d) => toLspDiagnostic(uri, d)));
+    this.publisher.publish(uri, version, diagnostics);
     this.publisher.airflowVersion?.(uri, airflowPin);
   }
 }

@@ -14,20 +14,21 @@
  */
 import { parentPort } from "node:worker_threads";
 import { performance } from "node:perf_hooks";
-import { completionsAt, ContentChange, fixAll, hoverAt, lint, LintOptions, Position, PythonDocument, reviewMarkdown, Rule, TextEdit, WorkspaceClasses } from "../engine";
+import { completionsAt, ContentChange, Diagnostic, fixAll, hoverAt, lint, LintOptions, Position, PythonDocument, reviewMarkdown, Rule, TextEdit, WorkspaceClasses } from "../engine";
 import type { FileConfiguration } from "../engine/project";
 import { changedLinesEdit } from "./changedLines";
 import { ruleDocumentationUri } from "./diagnostics";
+import { diagnosticsUpdate } from "./diagnosticUpdates";
 import { findingActions } from "./findingActions";
 import { errorText } from "./logger";
 import type {
   CodeActionsResult,
   CompletionResult,
+  DiagnosticsUpdate,
   FindingReference,
   FixAllResult,
   FromWorker,
   HoverResult,
-  LintedDiagnostic,
   LintResult,
   PlacedEdit,
   ReviewResult,
@@ -85,16 +86,18 @@ export function runLintWorker(): void {
     const file = configuration.configurationFile;
     const configurationFile = file !== undefined ? { file, problems: configuration.problems } : undefined;
     // An excluded file is not checked, as the CLI leaves it out.
-    if (configuration.excluded) {
-      documents.linted(document.uri, document.version, []);
-      return { version: document.version, relevant: false, diagnostics: [], baseline, configuration: configurationFile, elapsedMs: performance.now() - started };
-    }
+    if (configuration.excluded) return { version: document.version, relevant: false, diagnostics: sent(document, []), baseline, configuration: configurationFile, elapsedMs: performance.now() - started };
     const relevant = document.isRelevant();
     const lintOptions = engineOptions(document.uri, options, workspace.forLint(document.uri), configuration);
     const found = documents.linterFor(document.uri)?.lint(document, lintOptions) ?? lint(document, lintOptions);
-    documents.linted(document.uri, document.version, found);
-    const diagnostics = found.map((d): LintedDiagnostic => ({ code: d.code, severity: d.severity, message: d.message, range: d.range, related: d.related }));
-    return { version: document.version, relevant, diagnostics, airflowPin, baseline, configuration: configurationFile, elapsedMs: performance.now() - started };
+    return { version: document.version, relevant, diagnostics: sent(document, found), airflowPin, baseline, configuration: configurationFile, elapsedMs: performance.now() - started };
+  }
+
+  /** The findings as a change to those sent last for the document, remembered for the next lint and for code actions. */
+  function sent(document: PythonDocument, findings: readonly Diagnostic[]): DiagnosticsUpdate {
+    const update = diagnosticsUpdate(documents.lastLint(document.uri), findings);
+    documents.linted(document.uri, document.version, update.id, findings);
+    return update;
   }
 
   /** The actions of the findings the client shows, from the document's last lint (none unless it was of this version). */

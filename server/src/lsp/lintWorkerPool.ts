@@ -8,10 +8,10 @@
  */
 import type { Position } from "../engine";
 import type { OpenDocuments } from "./documents";
-import { LintWorkerClient } from "./lintWorkerClient";
+import { LintOutcome, LintWorkerClient } from "./lintWorkerClient";
 import type { Logger } from "./logger";
 import { Lane, LaneAssignment } from "./workerLanes";
-import type { CodeActionsResult, CompletionResult, FindingReference, FixAllResult, HoverResult, LintResult, ReviewResult, ToWorker, WorkerLintOptions, WorkerRequest } from "./workerProtocol";
+import type { CodeActionsResult, CompletionResult, FindingReference, FixAllResult, HoverResult, ReviewResult, ToWorker, WorkerLintOptions, WorkerRequest } from "./workerProtocol";
 
 export type WorkerMessage = Exclude<ToWorker, WorkerRequest>;
 
@@ -72,7 +72,7 @@ export class LintWorkerPool {
   }
 
   /** Resolves to undefined when the worker's copy is no longer at `version`. */
-  async lint(uri: string, version: number, options: WorkerLintOptions): Promise<LintResult | undefined> {
+  async lint(uri: string, version: number, options: WorkerLintOptions): Promise<LintOutcome | undefined> {
     const lane = this.lanes.laneOf(uri);
     const result = await this.running(lane).lint(uri, version, options);
     const document = this.documents.get(uri);

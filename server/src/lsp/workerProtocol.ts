@@ -70,11 +70,27 @@ export interface CodeActionsResult {
   safelyFixable: boolean;
 }
 
+/**
+ * A lint's findings as a change to the list the worker sent last for the document
+ * (diagnosticUpdates.ts): its first `head` findings kept, then `changed`, then its last `tail`
+ * findings moved down by `tailLines` lines (up when negative).
+ */
+export interface DiagnosticsUpdate {
+  /** The number of this list among those sent for the document. */
+  id: number;
+  /** The number of the list this one changes; absent for a whole list. */
+  base?: number;
+  head: number;
+  tail: number;
+  tailLines: number;
+  changed: LintedDiagnostic[];
+}
+
 export interface LintResult {
   version: number;
   /** Whether the file passed the engine's cheap "could this use Airflow at all" check. */
   relevant: boolean;
-  diagnostics: LintedDiagnostic[];
+  diagnostics: DiagnosticsUpdate;
   /** The Airflow version the document's project pins, as the lint used it; absent when none is known or the document has no path. */
   airflowPin?: AirflowPin;
   /** The git revision AS301 compares with, from the document's configuration (default HEAD). */
