@@ -4,7 +4,7 @@
  * file) so the server keeps running. It holds each document's diagnostics as the worker sent them
  * last, which the worker's next lint result changes (diagnosticUpdates.ts).
  */
-import { Worker } from "node:worker_threads";
+import { ResourceLimits, Worker } from "node:worker_threads";
 import type { Diagnostic as LspDiagnostic } from "vscode-languageserver";
 import type { Position } from "../engine";
 import { toLspDiagnostic } from "./diagnostics";
@@ -53,6 +53,8 @@ export class LintWorkerClient {
     private readonly script: string,
     private readonly log: Logger,
     private readonly events: WorkerEvents,
+    /** The thread's heap limits (none given: V8's defaults). */
+    private readonly resourceLimits: ResourceLimits = {},
   ) {
     this.worker = this.spawn();
   }
@@ -134,7 +136,7 @@ export class LintWorkerClient {
 
   private spawn(): Worker {
     exposeCollectorToWorkers();
-    const worker = new Worker(this.script);
+    const worker = new Worker(this.script, { resourceLimits: this.resourceLimits });
     worker.on("message", (message: FromWorker) => this.receive(message));
     worker.on("error", (error) => this.log.error(`The lint worker failed: ${errorText(error)}`));
     worker.on("exit", (code) => this.exited(worker, code));

@@ -15,6 +15,15 @@ import type { CodeActionsResult, CompletionResult, FindingReference, FixAllResul
 
 export type WorkerMessage = Exclude<ToWorker, WorkerRequest>;
 
+/**
+ * The quick worker's young generation, in MB. V8 grows a thread's young generation up to 32 MB
+ * while a burst of lints keeps much of what it allocates alive (every document opened at once, or
+ * a few minutes of typing), and the memory stays resident. The quick worker's lints are of small
+ * files, whose garbage fits in far less: at 8 MB a lint of a 1,000-line DAG spends about half a
+ * millisecond more in the collector. The slow worker keeps V8's default, which its large files use.
+ */
+export const QUICK_WORKER_YOUNG_GENERATION_MB = 8;
+
 /** How long the slow worker stays up without documents, in case another large one is opened soon. */
 export const SLOW_WORKER_LINGER_MS = 30_000;
 
@@ -141,11 +150,16 @@ export class LintWorkerPool {
   }
 
   private start(lane: Lane): LintWorkerClient {
-    const worker: LintWorkerClient = new LintWorkerClient(this.script, this.log, {
-      restarted: () => this.restarted(lane, worker),
-      lost: (uri) => this.lost(lane, uri),
-      dependentsChanged: (uris) => this.events.dependentsChanged(uris),
-    });
+    const worker: LintWorkerClient = new LintWorkerClient(
+      this.script,
+      this.log,
+      {
+        restarted: () => this.restarted(lane, worker),
+        lost: (uri) => this.lost(lane, uri),
+        dependentsChanged: (uris) => this.events.dependentsChanged(uris),
+      },
+      lane === "quick" ? { maxYoungGenerationSizeMb: QUICK_WORKER_YOUNG_GENERATION_MB } : {},
+    );
     this.workers.set(lane, worker);
     if (this.roots) worker.post(this.roots);
     // The quick worker starts before initialize, and is fed the workspace once its folders are known.
