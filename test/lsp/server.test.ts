@@ -236,6 +236,42 @@ describe("language server over stdio", () => {
     assert.equal(actions(await session.codeActions(uri, { range: current.diagnostics[0].range, context: { diagnostics: current.diagnostics } })).length, 4);
   });
 
+  test("a finding kept through edits of another function gets its edits placed where it is now", async () => {
+    const uri = "file:///dags/kept-finding.py";
+    const text = `from airflow.sdk import task
+
+
+@task
+def first(task_state_store=None):
+    return 0
+
+
+${DAG.split("\n").slice(3).join("\n")}`;
+    const opened = await session.open(uri, text);
+    assert.deepEqual(summary(opened.diagnostics), ["AS102@10:35"]);
+    // Lines added in the first task move the second one's finding, which the lint keeps rather than finds again.
+    await session.change(uri, [{ range: { start: { line: 5, character: 0 }, end: { line: 5, character: 0 } }, text: "    a = 1\n    b = 2\n" }]);
+    const moved = await session.change(uri, [{ range: { start: { line: 5, character: 4 }, end: { line: 5, character: 5 } }, text: "alpha" }]);
+    assert.deepEqual(summary(moved.diagnostics), ["AS102@12:35"]);
+    const offered = actions(await session.codeActions(uri, { range: moved.diagnostics[0].range, context: { diagnostics: moved.diagnostics } }));
+    const suppress = offered.find((a) => a.title === "Airflow State Store (AS102): suppress on this line");
+    assert.ok(suppress?.edit);
+    const lineEnd = { line: 12, character: '    task_state_store.set("cursor", None)'.length };
+    assert.deepEqual(suppress.edit.documentChanges, [{ textDocument: { uri, version: 3 }, edits: [{ range: { start: lineEnd, end: lineEnd }, newText: "  # noqa: AS102" }] }]);
+    const after = await session.applyEdit(uri, offered[0].edit!);
+    assert.deepEqual(after.diagnostics, []);
+    assert.equal(session.text(uri).split("\n")[12], '    task_state_store.delete("cursor")');
+  });
+
+  test("a diagnostic the last lint did not find gets no actions", async () => {
+    const uri = "file:///dags/unknown-finding.py";
+    const { diagnostics } = await session.open(uri, DAG);
+    const elsewhere: Diagnostic = { ...diagnostics[0], range: rangeOf(DAG, 6, "return") };
+    assert.deepEqual(actions(await session.codeActions(uri, { range: elsewhere.range, context: { diagnostics: [elsewhere] } })), []);
+    const otherCode: Diagnostic = { ...diagnostics[0], code: "AS101" };
+    assert.deepEqual(actions(await session.codeActions(uri, { range: otherCode.range, context: { diagnostics: [otherCode] } })), []);
+  });
+
   test("a rule's severity setting applies live, and `off` silences it", async () => {
     const uri = "file:///dags/settings.py";
     await session.open(uri, DAG);

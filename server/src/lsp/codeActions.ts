@@ -1,7 +1,8 @@
 /**
- * Code actions built from the diagnostics published for the document's current version: the rule's
- * own fix and its alternative rewrites, "suppress on this line", "suppress in this file", "show
- * documentation", and fix-all (as the source action, and in the lightbulb as a quick fix).
+ * Code actions of the findings published for the document's current version, with the edits their
+ * worker placed when asked (findingActions.ts): the rule's own fix and its alternative rewrites,
+ * "suppress on this line", "suppress in this file", "show documentation", and fix-all (as the
+ * source action, and in the lightbulb as a quick fix).
  * Every title is plain text and names where it comes from, as ruff's do:
  * "Airflow State Store (AS101): convert with .isoformat()". The rules write their titles with
  * Markdown code spans; the lightbulb shows them literally, so they are turned into plain text here.
@@ -11,14 +12,13 @@ import {
   CodeActionKind,
   Diagnostic as LspDiagnostic,
   OptionalVersionedTextDocumentIdentifier,
-  Range,
   TextDocumentEdit,
   TextEdit,
   WorkspaceEdit,
 } from "vscode-languageserver";
 import { ACTION_SOURCE, FIX_ALL_KIND, SHOW_RULE_DOCUMENTATION_COMMAND } from "./codeActionProtocol";
 import { DIAGNOSTIC_SOURCE } from "./diagnostics";
-import type { LintedDiagnostic, PlacedEdit, PlacedFix } from "./workerProtocol";
+import type { CodeActionsResult, PlacedEdit, PlacedFix } from "./workerProtocol";
 
 export { FIX_ALL_KIND };
 
@@ -74,27 +74,31 @@ function plainText(markdown: string): string {
   return /^[A-Z][a-z]*$/.test(text.split(" ")[0]) ? text[0].toLowerCase() + text.slice(1) : text;
 }
 
-/** The actions for the client's diagnostics that match, by code and range, one of `current` (the published result for this version). */
-export function diagnosticActions(target: EditTarget, current: readonly LintedDiagnostic[], requested: readonly LspDiagnostic[]): CodeAction[] {
+/** The findings among the client's diagnostics of `requested` that are this server's, which the document's worker is asked about. */
+export function ownDiagnostics(requested: readonly LspDiagnostic[]): LspDiagnostic[] {
+  return requested.filter((shown) => shown.source === DIAGNOSTIC_SOURCE);
+}
+
+/** The actions of each of `shown` (this server's diagnostics the client asked about) that the worker's last lint of this version found. */
+export function diagnosticActions(target: EditTarget, answer: CodeActionsResult, shown: readonly LspDiagnostic[]): CodeAction[] {
   const actions: CodeAction[] = [];
   const documented = new Set<string>();
-  for (const shown of requested) {
-    if (shown.source !== DIAGNOSTIC_SOURCE) continue;
-    const diagnostic = current.find((d) => d.code === shown.code && sameRange(d.range, shown.range));
-    if (!diagnostic) continue;
-    const { code } = diagnostic;
+  shown.forEach((diagnostic, index) => {
+    const found = answer.findings[index];
+    if (!found) return;
+    const code = String(diagnostic.code);
     // Only the rule's own fix can be preferred, and only when safe; its alternatives never are.
-    if (diagnostic.fix) actions.push(fixAction(target, shown, code, diagnostic.fix, diagnostic.fix.safe));
-    for (const alternative of diagnostic.alternatives ?? []) actions.push(fixAction(target, shown, code, alternative, false));
-    if (diagnostic.suppression) actions.push(suppressAction(target, shown, actionTitle(code, "suppress on this line"), diagnostic.suppression));
-    if (diagnostic.fileSuppression) actions.push(suppressAction(target, shown, actionTitle(code, "suppress in this file"), diagnostic.fileSuppression));
+    if (found.fix) actions.push(fixAction(target, diagnostic, code, found.fix, found.fix.safe));
+    for (const alternative of found.alternatives ?? []) actions.push(fixAction(target, diagnostic, code, alternative, false));
+    if (found.suppression) actions.push(suppressAction(target, diagnostic, actionTitle(code, "suppress on this line"), found.suppression));
+    if (found.fileSuppression) actions.push(suppressAction(target, diagnostic, actionTitle(code, "suppress in this file"), found.fileSuppression));
     // One per rule, however many of its findings the cursor is on.
     if (!documented.has(code)) {
       documented.add(code);
       const title = actionTitle(code, "show documentation");
-      actions.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [shown], command: { title, command: SHOW_RULE_DOCUMENTATION_COMMAND, arguments: [code] } });
+      actions.push({ title, kind: CodeActionKind.QuickFix, diagnostics: [diagnostic], command: { title, command: SHOW_RULE_DOCUMENTATION_COMMAND, arguments: [code] } });
     }
-  }
+  });
   return actions;
 }
 
@@ -103,9 +107,8 @@ export function diagnosticActions(target: EditTarget, current: readonly LintedDi
  * file has a safe fix anywhere. Its edit is left to codeAction/resolve: computing it re-lints the
  * file, which every cursor move would otherwise pay for.
  */
-export function fixAllQuickFix(target: EditTarget, current: readonly LintedDiagnostic[], requested: readonly LspDiagnostic[]): CodeAction | undefined {
-  if (!requested.some((d) => d.source === DIAGNOSTIC_SOURCE)) return undefined;
-  if (!current.some((d) => d.fix?.safe)) return undefined;
+export function fixAllQuickFix(target: EditTarget, answer: CodeActionsResult, shown: readonly LspDiagnostic[]): CodeAction | undefined {
+  if (shown.length === 0 || !answer.safelyFixable) return undefined;
   const data: FixAllData = { fixAll: { uri: target.uri, version: target.version } };
   return { title: FIX_ALL_TITLE, kind: FIX_ALL_QUICK_FIX_KIND, data };
 }
@@ -126,8 +129,4 @@ function suppressAction(target: EditTarget, shown: LspDiagnostic, title: string,
 
 export function fixAllAction(target: EditTarget, edit: PlacedEdit): CodeAction {
   return { title: FIX_ALL_TITLE, kind: FIX_ALL_KIND, edit: workspaceEdit(target, [edit]) };
-}
-
-function sameRange(a: Range, b: Range): boolean {
-  return a.start.line === b.start.line && a.start.character === b.start.character && a.end.line === b.end.line && a.end.character === b.end.character;
 }

@@ -4,8 +4,8 @@
  * worker for the version current at that moment, at most one at a time per document, so changes
  * made meanwhile are linted together, at their newest version, once it ends. A result is published
  * only if the document is still at that version (otherwise the newer version's own lint follows),
- * together with the Airflow version pin the lint used. The last published result per document is
- * kept for code actions.
+ * together with the Airflow version pin the lint used. Which version of each document was last
+ * published is kept for code actions, whose edits the document's worker places.
  */
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -78,17 +78,13 @@ export interface Publisher {
   airflowVersion?(uri: string, pin: AirflowPin | undefined): void;
 }
 
-export interface PublishedResult {
-  version: number;
-  diagnostics: LintedDiagnostic[];
-}
-
 export class DiagnosticScheduler {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly running = new Set<string>();
   /** Documents that changed while their lint ran: lint again as soon as it ends. */
   private readonly rerun = new Set<string>();
-  private readonly published = new Map<string, PublishedResult>();
+  /** The version of each document whose diagnostics were published last. */
+  private readonly published = new Map<string, number>();
   /** How long each document's last lint took in its worker. */
   private readonly lastLintMs = new Map<string, number>();
   /** Oversized documents already reported in the log, so the line is written once per document. */
@@ -124,10 +120,9 @@ export class DiagnosticScheduler {
     for (const document of this.documents.all()) this.schedule(document.uri, delayMs);
   }
 
-  /** The diagnostics published for exactly this version of the document, if they were. */
-  resultFor(uri: string, version: number): LintedDiagnostic[] | undefined {
-    const result = this.published.get(uri);
-    return result && result.version === version ? result.diagnostics : undefined;
+  /** Whether the diagnostics published last for the document are of this version. */
+  isPublished(uri: string, version: number): boolean {
+    return this.published.get(uri) === version;
   }
 
   /** The document was closed: stop linting it and clear its diagnostics. */
@@ -188,9 +183,9 @@ export class DiagnosticScheduler {
     this.store(uri, version, result.diagnostics, result.airflowPin);
   }
 
-  private store(uri: string, version: number, diagnostics: LintedDiagnostic[], airflowPin?: AirflowPin): void {
-    this.published.set(uri, { version, diagnostics });
-    this.publisher.publish(uri, version, diagnostics.map((d) => toLspDiagnostic(uri, d)));
+  private store(uri: string, version: number, diagnostics: LspDiagnostic[], airflowPin?: AirflowPin): void {
+    this.published.set(uri, version);
+    this.publisher.publish(uri, version, diagnostics);
     this.publisher.airflowVersion?.(uri, airflowPin);
   }
 }

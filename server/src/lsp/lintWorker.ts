@@ -2,10 +2,11 @@
  * The worker thread that owns its open documents' syntax trees and runs the engine. It applies every
  * incremental change to its `PythonDocument` (tree.edit + incremental re-parse) as it arrives, so a
  * request always sees every change sent before it. Interactive requests (hover, completion, review,
- * fix-all) are answered at once; lints are queued and run one per turn of the event loop, so a
- * request arriving meanwhile waits for one lint at most, and a queued lint of a version that a later
- * change replaced is answered as superseded without running. Only documents being edited keep their
- * trees between requests (workerDocuments.ts).
+ * code actions, fix-all) are answered at once; lints are queued and run one per turn of the event
+ * loop, so a request arriving meanwhile waits for one lint at most, and a queued lint of a version
+ * that a later change replaced is answered as superseded without running. Only documents being
+ * edited keep their trees between requests (workerDocuments.ts). A lint sends the findings as the
+ * editor shows them; their fixes and suppression edits are placed when a code action asks.
  * It also holds the workspace index rules follow imports through (workerWorkspace.ts), resolves the
  * project configuration and Airflow version each document's project pins from disk
  * (workerConfiguration.ts: rule selection and severities, exclusions, AS501 and AS502), and
@@ -13,21 +14,23 @@
  */
 import { parentPort } from "node:worker_threads";
 import { performance } from "node:perf_hooks";
-import { completionsAt, ContentChange, Fix, fixAll, hoverAt, lint, LintOptions, Position, PythonDocument, reviewMarkdown, Rule, TextEdit, WorkspaceClasses } from "../engine";
+import { completionsAt, ContentChange, Diagnostic, fixAll, hoverAt, lint, LintOptions, Position, PythonDocument, reviewMarkdown, Rule, TextEdit, WorkspaceClasses } from "../engine";
 import type { FileConfiguration } from "../engine/project";
 import { changedLinesEdit } from "./changedLines";
 import { ruleDocumentationUri } from "./diagnostics";
+import { diagnosticsUpdate } from "./diagnosticUpdates";
+import { findingActions } from "./findingActions";
 import { errorText } from "./logger";
-import { fileSuppressionEdit, linesMayEndInsideStrings, suppressionEdit } from "./suppression";
 import type {
+  CodeActionsResult,
   CompletionResult,
+  DiagnosticsUpdate,
+  FindingReference,
   FixAllResult,
   FromWorker,
   HoverResult,
-  LintedDiagnostic,
   LintResult,
   PlacedEdit,
-  PlacedFix,
   ReviewResult,
   ToWorker,
   WorkerLintOptions,
@@ -83,37 +86,24 @@ export function runLintWorker(): void {
     const file = configuration.configurationFile;
     const configurationFile = file !== undefined ? { file, problems: configuration.problems } : undefined;
     // An excluded file is not checked, as the CLI leaves it out.
-    if (configuration.excluded) return { version: document.version, relevant: false, diagnostics: [], baseline, configuration: configurationFile, elapsedMs: performance.now() - started };
+    if (configuration.excluded) return { version: document.version, relevant: false, diagnostics: sent(document, []), baseline, configuration: configurationFile, elapsedMs: performance.now() - started };
     const relevant = document.isRelevant();
-    const place = (fix: Fix): PlacedFix => ({
-      title: fix.title,
-      safe: fix.safe,
-      kind: fix.kind,
-      edits: fix.edits.map((e) => ({ range: { start: document.positionAt(e.start), end: document.positionAt(e.end) }, newText: e.newText })),
-    });
-    // One edit per code, however many of its findings the file has.
-    const fileSuppressions = new Map<string, PlacedEdit | undefined>();
-    const fileSuppression = (code: string): PlacedEdit | undefined => {
-      if (!fileSuppressions.has(code)) fileSuppressions.set(code, fileSuppressionEdit(document, code));
-      return fileSuppressions.get(code);
-    };
-    const mayEndInsideString = linesMayEndInsideStrings(document.getText());
     const lintOptions = engineOptions(document.uri, options, workspace.forLint(document.uri), configuration);
     const found = documents.linterFor(document.uri)?.lint(document, lintOptions) ?? lint(document, lintOptions);
-    const diagnostics = found.map(
-      (d): LintedDiagnostic => ({
-        code: d.code,
-        severity: d.severity,
-        message: d.message,
-        range: d.range,
-        fix: d.fix && place(d.fix),
-        alternatives: d.alternatives?.map(place),
-        related: d.related,
-        suppression: suppressionEdit(document, d.range.start.line, d.code, mayEndInsideString),
-        fileSuppression: fileSuppression(d.code),
-      }),
-    );
-    return { version: document.version, relevant, diagnostics, airflowPin, baseline, configuration: configurationFile, elapsedMs: performance.now() - started };
+    return { version: document.version, relevant, diagnostics: sent(document, found), airflowPin, baseline, configuration: configurationFile, elapsedMs: performance.now() - started };
+  }
+
+  /** The findings as a change to those sent last for the document, remembered for the next lint and for code actions. */
+  function sent(document: PythonDocument, findings: readonly Diagnostic[]): DiagnosticsUpdate {
+    const update = diagnosticsUpdate(documents.lastLint(document.uri), findings);
+    documents.linted(document.uri, document.version, update.id, findings);
+    return update;
+  }
+
+  /** The actions of the findings the client shows, from the document's last lint (none unless it was of this version). */
+  function codeActionsOf(document: PythonDocument, requested: FindingReference[]): CodeActionsResult | undefined {
+    const findings = documents.findingsOf(document.uri, document.version);
+    return findings && findingActions(document, findings, requested);
   }
 
   /** The review sees what a lint sees, but like fix-all it is not published, so what it consults is not remembered. */
@@ -156,6 +146,8 @@ export function runLintWorker(): void {
       switch (request.type) {
         case "lint":
           return lintDocument(document, request.options);
+        case "codeActions":
+          return codeActionsOf(document, request.findings);
         case "fixAll":
           return fixAllDocument(document, request.options);
         case "review":

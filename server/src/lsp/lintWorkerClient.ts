@@ -1,11 +1,15 @@
 /**
  * The connection thread's handle on one lint worker thread: posts document changes, turns lint and fix-all
  * requests into promises, and replaces the worker if it dies (for instance out of memory on a huge
- * file) so the server keeps running.
+ * file) so the server keeps running. It holds each document's diagnostics as the worker sent them
+ * last, which the worker's next lint result changes (diagnosticUpdates.ts).
  */
-import { Worker } from "node:worker_threads";
+import { ResourceLimits, Worker } from "node:worker_threads";
+import type { Diagnostic as LspDiagnostic } from "vscode-languageserver";
 import type { Position } from "../engine";
-import type { CompletionResult, FixAllResult, FromWorker, HoverResult, LintResult, ReviewResult, ToWorker, WorkerLintOptions, WorkerRequest, WorkerResult } from "./workerProtocol";
+import { toLspDiagnostic } from "./diagnostics";
+import { DiagnosticLists } from "./diagnosticUpdates";
+import type { CodeActionsResult, CompletionResult, FindingReference, FixAllResult, FromWorker, HoverResult, LintResult, ReviewResult, ToWorker, WorkerLintOptions, WorkerRequest, WorkerResult } from "./workerProtocol";
 import { errorText, Logger } from "./logger";
 import { exposeCollectorToWorkers } from "./treeCollector";
 
@@ -22,9 +26,16 @@ export interface WorkerEvents {
   dependentsChanged?(uris: string[]): void;
 }
 
+/** A lint's result with the document's whole list of diagnostics, ready to publish. */
+export interface LintOutcome extends Omit<LintResult, "diagnostics"> {
+  diagnostics: LspDiagnostic[];
+}
+
 interface Pending {
-  resolve(result: WorkerResult | undefined): void;
+  resolve(result: unknown): void;
   reject(error: Error): void;
+  /** Turns the reply into the request's result as it arrives: replies are read in the order the worker sent them. */
+  receive?(result: WorkerResult | undefined): unknown;
 }
 
 /** How long a stopping worker may take to finish its current task. */
@@ -34,6 +45,7 @@ export class LintWorkerClient {
   private worker: Worker | undefined;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
+  private readonly lists = new DiagnosticLists(toLspDiagnostic);
   private recentRestarts: number[] = [];
   private disposed = false;
 
@@ -41,18 +53,36 @@ export class LintWorkerClient {
     private readonly script: string,
     private readonly log: Logger,
     private readonly events: WorkerEvents,
+    /** The thread's heap limits (none given: V8's defaults). */
+    private readonly resourceLimits: ResourceLimits = {},
   ) {
     this.worker = this.spawn();
   }
 
   /** Document lifecycle messages; dropped while no worker runs (a replacement gets every document again). */
   post(message: Exclude<ToWorker, WorkerRequest>): void {
+    // The worker forgets a closed document's diagnostics too; it sends a whole list after it is opened again.
+    if (message.type === "close") this.lists.forget(message.uri);
     this.worker?.postMessage(message);
   }
 
   /** Resolves to undefined when the worker's copy is no longer at `version`. */
-  lint(uri: string, version: number, options: WorkerLintOptions): Promise<LintResult | undefined> {
-    return this.request({ type: "lint", id: this.nextId++, uri, version, options }) as Promise<LintResult | undefined>;
+  lint(uri: string, version: number, options: WorkerLintOptions): Promise<LintOutcome | undefined> {
+    const receive = (reply: WorkerResult | undefined): LintOutcome | undefined => {
+      const result = reply as LintResult | undefined;
+      if (!result) return undefined;
+      const diagnostics = this.lists.apply(uri, result.diagnostics, () => {
+        this.log.error(`The lint worker's diagnostics of ${uri} no longer matched the connection thread's; reloading the document.`);
+        this.events.lost(uri);
+      });
+      return diagnostics && { ...result, diagnostics };
+    };
+    return this.request({ type: "lint", id: this.nextId++, uri, version, options }, receive) as Promise<LintOutcome | undefined>;
+  }
+
+  /** The actions of the findings of the document's last lint; undefined unless it was of `version`. */
+  codeActions(uri: string, version: number, findings: FindingReference[]): Promise<CodeActionsResult | undefined> {
+    return this.request({ type: "codeActions", id: this.nextId++, uri, version, findings }) as Promise<CodeActionsResult | undefined>;
   }
 
   fixAll(uri: string, version: number, options: WorkerLintOptions): Promise<FixAllResult | undefined> {
@@ -95,18 +125,18 @@ export class LintWorkerClient {
     });
   }
 
-  private request(message: WorkerRequest): Promise<WorkerResult | undefined> {
+  private request(message: WorkerRequest, receive?: Pending["receive"]): Promise<unknown> {
     const worker = this.worker;
     if (!worker) return Promise.reject(new Error("the lint worker is not running"));
     return new Promise((resolve, reject) => {
-      this.pending.set(message.id, { resolve, reject });
+      this.pending.set(message.id, { resolve, reject, receive });
       worker.postMessage(message);
     });
   }
 
   private spawn(): Worker {
     exposeCollectorToWorkers();
-    const worker = new Worker(this.script);
+    const worker = new Worker(this.script, { resourceLimits: this.resourceLimits });
     worker.on("message", (message: FromWorker) => this.receive(message));
     worker.on("error", (error) => this.log.error(`The lint worker failed: ${errorText(error)}`));
     worker.on("exit", (code) => this.exited(worker, code));
@@ -119,7 +149,7 @@ export class LintWorkerClient {
       case "failed": {
         const pending = this.pending.get(message.id);
         this.pending.delete(message.id);
-        if (message.type === "reply") pending?.resolve(message.result);
+        if (message.type === "reply") pending?.resolve(pending.receive ? pending.receive(message.result) : message.result);
         else pending?.reject(new Error(message.message));
         break;
       }
@@ -147,6 +177,7 @@ export class LintWorkerClient {
     }
     this.recentRestarts.push(now);
     this.log.error(`The lint worker exited with code ${code}; starting a new one.`);
+    this.lists.clear();
     this.worker = this.spawn();
     this.events.restarted();
   }

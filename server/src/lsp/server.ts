@@ -29,7 +29,7 @@ import { AirflowVersionNotifier, PIN_FILE_WATCHERS, projectFileChanges } from ".
 import { AIRFLOW_VERSION_METHOD, AirflowVersionParams } from "./airflowVersionProtocol";
 import { BaselineStore } from "./baseline";
 import { ConfigurationNotices } from "./configurationNotices";
-import { diagnosticActions, EditTarget, fixAllAction, fixAllQuickFix, isFixAllData, isFixAllRequested, isRequested, PROVIDED_KINDS, workspaceEdit } from "./codeActions";
+import { diagnosticActions, EditTarget, fixAllAction, fixAllQuickFix, isFixAllData, isFixAllRequested, isRequested, ownDiagnostics, PROVIDED_KINDS, workspaceEdit } from "./codeActions";
 import { DiagnosticScheduler, lintOptions, MAX_LINTED_CHARACTERS } from "./diagnostics";
 import { registerDagOutline } from "./dagOutline";
 import { registerReview } from "./reviewRequest";
@@ -273,13 +273,16 @@ export function startServer(workerScript: string): void {
       const target: EditTarget = { uri, version, versioned: services.versionedEdits };
       const only = params.context.only;
       // Fixes exist only for diagnostics of this very version; older ones get none until re-linted.
-      const current = services.scheduler.resultFor(uri, version);
-      const actions = current ? diagnosticActions(target, current, params.context.diagnostics) : [];
+      const shown = services.scheduler.isPublished(uri, version) ? ownDiagnostics(params.context.diagnostics) : [];
+      const findings = shown.map((d) => ({ code: String(d.code), range: d.range }));
+      const answer = shown.length > 0 ? await services.worker.codeActions(uri, version, findings) : undefined;
+      const current = document.version === version && documents.get(uri) === document;
+      const actions = answer && current ? diagnosticActions(target, answer, shown) : [];
       if (isFixAllRequested(only) && document.text.length <= MAX_LINTED_CHARACTERS) {
         const fixed = await services.worker.fixAll(uri, version, lintOptions(uri, settings, services.baseline.textFor(uri)));
         if (fixed?.edit && document.version === version && documents.get(uri) === document) actions.push(fixAllAction(target, fixed.edit));
-      } else if (current) {
-        const fixAll = fixAllQuickFix(target, current, params.context.diagnostics);
+      } else if (answer && current) {
+        const fixAll = fixAllQuickFix(target, answer, shown);
         if (fixAll) actions.push(fixAll);
       }
       return actions.filter((action) => isRequested(action.kind!, only));

@@ -6,8 +6,16 @@
  * document is settled back to its text after each use and parsed again, in full, when next needed.
  * Every open document keeps its last lint's findings (`IncrementalLinter`), so that a lint after a
  * change inside one function re-checks that function; the lint's tree goes with the document's.
+ * The same findings, with their fixes as the engine gave them, answer the document's code actions,
+ * and the next lint's findings are sent to the connection thread as a change to them.
  */
-import { ContentChange, IncrementalLinter, PythonDocument } from "../engine";
+import { ContentChange, Diagnostic, IncrementalLinter, PythonDocument } from "../engine";
+import type { SentDiagnostics } from "./diagnosticUpdates";
+
+/** A document's last findings, the version they were found in, and the number of their list among those sent for it. */
+export interface LastLint extends SentDiagnostics {
+  version: number;
+}
 
 /** Documents edited in turn (a few editors side by side) that all keep their trees. */
 export const MAX_EDITED_TREES = 4;
@@ -18,6 +26,7 @@ export const IDLE_TREE_MS = 60_000;
 export class WorkerDocuments {
   private readonly byUri = new Map<string, PythonDocument>();
   private readonly linters = new Map<string, IncrementalLinter>();
+  private readonly lastLints = new Map<string, LastLint>();
   /** The documents being edited, with the time of their last change, least recent first. */
   private readonly edited = new Map<string, number>();
   private sweepTimer: NodeJS.Timeout | undefined;
@@ -36,6 +45,7 @@ export class WorkerDocuments {
     this.byUri.set(uri, new PythonDocument(uri, text, version));
     this.edited.delete(uri);
     this.linters.delete(uri);
+    this.lastLints.delete(uri);
   }
 
   /** The linter that keeps the document's last lint (with its tree only while the document is being edited). */
@@ -70,6 +80,23 @@ export class WorkerDocuments {
     this.byUri.delete(uri);
     this.edited.delete(uri);
     this.linters.delete(uri);
+    this.lastLints.delete(uri);
+  }
+
+  /** Remembers what a lint of the document at `version` found, sent to the connection thread as list number `id`. */
+  linted(uri: string, version: number, id: number, findings: readonly Diagnostic[]): void {
+    if (this.byUri.has(uri)) this.lastLints.set(uri, { version, id, findings });
+  }
+
+  /** The document's last lint, as sent to the connection thread. */
+  lastLint(uri: string): LastLint | undefined {
+    return this.lastLints.get(uri);
+  }
+
+  /** The findings of the document's last lint, if it was of `version`. */
+  findingsOf(uri: string, version: number): readonly Diagnostic[] | undefined {
+    const last = this.lastLints.get(uri);
+    return last && last.version === version ? last.findings : undefined;
   }
 
   /** Whether the document keeps its tree between requests. */

@@ -31,28 +31,66 @@ export interface PlacedFix {
   edits: PlacedEdit[];
 }
 
+/**
+ * A finding as the editor shows it. Its fixes and suppression edits stay in the worker, which keeps
+ * the document's last findings and places their edits only when a code action asks for them.
+ */
 export interface LintedDiagnostic {
   code: string;
   severity: Severity;
   message: string;
   range: Range;
+  /** Other places of the finding (its other calls), shown as related information. */
+  related?: RelatedLocations;
+}
+
+/** One of the findings the client shows, as a code action request names it. */
+export interface FindingReference {
+  code: string;
+  range: Range;
+}
+
+/** What the code actions of one finding edit, placed in the version it was found in. */
+export interface FindingActions {
   /** The preferred fix. */
   fix?: PlacedFix;
   /** Other rewrites of the finding, each offered as its own code action. */
   alternatives?: PlacedFix[];
-  /** Other places of the finding (its other calls), shown as related information. */
-  related?: RelatedLocations;
   /** Adds the code to the line's `# noqa:` comment; absent where no comment can go (the line ends inside a string or with a backslash). */
   suppression?: PlacedEdit;
   /** Adds the code to the file's `# airflow-state-lint: noqa:` comment, or adds that comment near the top. */
   fileSuppression?: PlacedEdit;
 }
 
+export interface CodeActionsResult {
+  version: number;
+  /** For each finding asked about, in order: its actions, or null when the last lint found no such finding. */
+  findings: (FindingActions | null)[];
+  /** Whether any finding of the document has a safe fix, for the lightbulb's fix-all. */
+  safelyFixable: boolean;
+}
+
+/**
+ * A lint's findings as a change to the list the worker sent last for the document
+ * (diagnosticUpdates.ts): its first `head` findings kept, then `changed`, then its last `tail`
+ * findings moved down by `tailLines` lines (up when negative).
+ */
+export interface DiagnosticsUpdate {
+  /** The number of this list among those sent for the document. */
+  id: number;
+  /** The number of the list this one changes; absent for a whole list. */
+  base?: number;
+  head: number;
+  tail: number;
+  tailLines: number;
+  changed: LintedDiagnostic[];
+}
+
 export interface LintResult {
   version: number;
   /** Whether the file passed the engine's cheap "could this use Airflow at all" check. */
   relevant: boolean;
-  diagnostics: LintedDiagnostic[];
+  diagnostics: DiagnosticsUpdate;
   /** The Airflow version the document's project pins, as the lint used it; absent when none is known or the document has no path. */
   airflowPin?: AirflowPin;
   /** The git revision AS301 compares with, from the document's configuration (default HEAD). */
@@ -119,6 +157,8 @@ export type ToWorker =
   /** Leave once the current task is done: a thread stopped inside the parser's native code aborts the whole process. */
   | { type: "stop" }
   | { type: "lint"; id: number; uri: string; version: number; options: WorkerLintOptions }
+  /** The actions of findings of the document's last lint, which must be of `version`. */
+  | { type: "codeActions"; id: number; uri: string; version: number; findings: FindingReference[] }
   | { type: "fixAll"; id: number; uri: string; version: number; options: WorkerLintOptions }
   | { type: "review"; id: number; uri: string; version: number; options: WorkerLintOptions }
   | { type: "hover"; id: number; uri: string; version: number; position: Position }
@@ -129,16 +169,18 @@ export type WorkerRequest = Extract<ToWorker, { id: number }>;
 export type ResultOf<R extends WorkerRequest> =
   | (R extends { type: "lint" }
       ? LintResult
-      : R extends { type: "fixAll" }
-        ? FixAllResult
-        : R extends { type: "review" }
-          ? ReviewResult
-          : R extends { type: "hover" }
-            ? HoverResult
-            : CompletionResult)
+      : R extends { type: "codeActions" }
+        ? CodeActionsResult
+        : R extends { type: "fixAll" }
+          ? FixAllResult
+          : R extends { type: "review" }
+            ? ReviewResult
+            : R extends { type: "hover" }
+              ? HoverResult
+              : CompletionResult)
   | undefined;
 
-export type WorkerResult = LintResult | FixAllResult | ReviewResult | HoverResult | CompletionResult;
+export type WorkerResult = LintResult | CodeActionsResult | FixAllResult | ReviewResult | HoverResult | CompletionResult;
 
 /** A request's reply. `result` is undefined when the worker's copy of the document is not at the requested version (or a hover finds nothing). */
 export type FromWorker =
