@@ -155,6 +155,26 @@ describe("language server: operator classes of other workspace modules", () => {
     await session.diagnosticsWhen(folder.uri("dags/etl.py"), hasAs305);
   });
 
+  test("after edits inside an open module's methods, an edit of its class still reaches the importing document", async () => {
+    const operators = folder.uri("include/operators.py");
+    await session.open(operators, OPERATORS);
+    const lines = OPERATORS.split("\n");
+    const body = lines.findIndex((l) => l.includes("return submit(context)"));
+    // Typed inside a method: each lint re-checks that function only, and the module's summary stands.
+    for (const text of ["  # a", " note"]) {
+      await session.change(operators, [{ range: { start: { line: body, character: lines[body].length }, end: { line: body, character: lines[body].length } }, text }]);
+      await delay(300);
+    }
+    assert.ok(hasAs305(session.published.filter((p) => p.uri === folder.uri("dags/etl.py")).pop()!), "the DAG's finding stands while only a method changes");
+    const header = lines.findIndex((l) => l.startsWith("class SparkOp"));
+    const bases = "(ResumableJobMixin, BaseOperator)";
+    const character = lines[header].indexOf(bases);
+    session.changeWithoutWaiting(operators, [{ range: { start: { line: header, character }, end: { line: header, character: character + bases.length } }, text: "(BaseOperator)" }]);
+    await session.diagnosticsWhen(folder.uri("dags/etl.py"), (p) => !hasAs305(p));
+    session.close(operators);
+    await session.diagnosticsWhen(folder.uri("dags/etl.py"), hasAs305);
+  });
+
   test("hover on a store name links the rule pages", async () => {
     const text = `from airflow.sdk import task\n\n\n@task\ndef remember(task_state_store=None):\n    task_state_store.set("cursor", 1)\n`;
     await session.open(folder.uri("dags/hover.py"), text);

@@ -1,7 +1,7 @@
 /** The engine's public surface: front ends import from here only. */
 export { PythonDocument, ContentChange } from "./syntax/document";
 export { lint, fixAll, enabledRules, LintOptions, FixAllResult } from "./linter";
-export { IncrementalLinter } from "./incremental";
+export { IncrementalLinter, LintMode } from "./incremental";
 export { applyEdits } from "./fixes/edits";
 export { allRules, ruleByCode } from "./rules";
 export { FixAvailability, Rule, RuleCategory, RuleInputs } from "./rules/rule";

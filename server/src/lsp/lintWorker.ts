@@ -86,10 +86,15 @@ export function runLintWorker(): void {
     const file = configuration.configurationFile;
     const configurationFile = file !== undefined ? { file, problems: configuration.problems } : undefined;
     // An excluded file is not checked, as the CLI leaves it out.
-    if (configuration.excluded) return { version: document.version, relevant: false, diagnostics: sent(document, []), baseline, configuration: configurationFile, elapsedMs: performance.now() - started };
+    if (configuration.excluded) {
+      workspace.linted(document.uri, document.version, undefined);
+      return { version: document.version, relevant: false, diagnostics: sent(document, []), baseline, configuration: configurationFile, elapsedMs: performance.now() - started };
+    }
     const relevant = document.isRelevant();
     const lintOptions = engineOptions(document.uri, options, workspace.forLint(document.uri), configuration);
-    const found = documents.linterFor(document.uri)?.lint(document, lintOptions) ?? lint(document, lintOptions);
+    const linter = documents.linterFor(document.uri);
+    const found = linter?.lint(document, lintOptions) ?? lint(document, lintOptions);
+    workspace.linted(document.uri, document.version, linter?.lastMode);
     return { version: document.version, relevant, diagnostics: sent(document, found), airflowPin, baseline, configuration: configurationFile, elapsedMs: performance.now() - started };
   }
 

@@ -4,14 +4,18 @@
  * - files read from disk by the connection thread are queued and summarised in slices of a few
  *   milliseconds, so lint requests arriving meanwhile are answered between two slices;
  * - open documents are summarised from their own syntax tree a moment after they change, and their
- *   text takes precedence over the file on disk until they are closed;
+ *   text takes precedence over the file on disk until they are closed; while every lint since the
+ *   last summary re-checked only an edited function's body, the summary stands (what it holds, the
+ *   module's classes, imports and star imports, lies outside function bodies), and building the
+ *   whole file's model again, which costs more than the lint on a large file, is skipped;
  * - every lint records the files its resolutions looked at or for; when one of them changes (or the
  *   folders modules are searched in do), the documents that consulted it are reported, to be linted
  *   again.
  */
 import * as path from "node:path";
 import { fileURLToPath } from "node:url";
-import { Consulted, MAX_INDEXED_CHARACTERS, WorkspaceClasses, WorkspaceIndex } from "../engine";
+import { Consulted, LintMode, MAX_INDEXED_CHARACTERS, WorkspaceClasses, WorkspaceIndex } from "../engine";
+import { looksLikeDagFile } from "../engine/workspace/summary";
 import { PythonModel } from "../engine/python/model";
 import type { WorkerDocuments } from "./workerDocuments";
 import type { IndexedFile } from "./workerProtocol";
@@ -41,6 +45,14 @@ export class WorkerWorkspace {
   private rootsGeneration = this.index.rootsGeneration;
   private readonly pendingReport = new Set<string>();
   private reportTimer: NodeJS.Timeout | undefined;
+  /** The version of each open document last linted. */
+  private readonly lastLinted = new Map<string, number>();
+  /**
+   * Open documents whose summary still describes the version linted last: it was made from a
+   * version then linted, and each lint since re-checked one function's body. `dagFile` is the one
+   * part of a summary read from the whole text.
+   */
+  private readonly standingSummaries = new Map<string, { version: number; dagFile: boolean }>();
 
   constructor(
     private readonly documents: Pick<WorkerDocuments, "get" | "has" | "isBeingEdited">,
@@ -64,6 +76,8 @@ export class WorkerWorkspace {
   }
 
   opened(uri: string): void {
+    this.lastLinted.delete(uri);
+    this.standingSummaries.delete(uri);
     const file = filePathOf(uri);
     if (file) this.openPaths.set(file, uri);
     this.changed(uri);
@@ -81,6 +95,16 @@ export class WorkerWorkspace {
     if (file && this.openPaths.get(file) === uri) this.openPaths.delete(file);
     this.dirtyOpen.delete(uri);
     this.consultedBy.delete(uri);
+    this.lastLinted.delete(uri);
+    this.standingSummaries.delete(uri);
+  }
+
+  /** After a lint of the document at `version`, made as `mode` says (undefined: not by its IncrementalLinter). */
+  linted(uri: string, version: number, mode: LintMode | undefined): void {
+    const standing = this.standingSummaries.get(uri);
+    if (standing && standing.version === this.lastLinted.get(uri) && (mode === "edited function" || mode === "same text")) standing.version = version;
+    else this.standingSummaries.delete(uri);
+    this.lastLinted.set(uri, version);
   }
 
   /** The index as a lint of `uri` sees it, recording what it consults for the next change. */
@@ -155,8 +179,13 @@ export class WorkerWorkspace {
     if (!document || !file || this.openPaths.get(file) !== uri) return;
     const text = document.getText();
     if (text.length > MAX_INDEXED_CHARACTERS) return;
+    const dagFile = looksLikeDagFile(text);
+    const standing = this.standingSummaries.get(uri);
+    if (standing?.version === document.version && standing.dagFile === dagFile) return;
+    this.standingSummaries.delete(uri);
     try {
       if (this.index.updateFromModel(file, new PythonModel(document.tree, text))) this.changedPaths.add(file);
+      if (this.lastLinted.get(uri) === document.version) this.standingSummaries.set(uri, { version: document.version, dagFile });
     } catch (error) {
       this.logError(`Could not index the open document ${uri}: ${String(error)}`);
     }
