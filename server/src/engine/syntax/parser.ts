@@ -30,6 +30,15 @@ function parser(): Parser {
 /** Node properties that never change within a tree, kept on the node object after the first read. */
 const STABLE_PROPERTIES = ["endIndex", "parent", "firstChild", "lastChild", "namedChildren"] as const;
 const FIELDS = Symbol("fields");
+/** The nodes whose named children are statements, or the parts of a compound statement (clauses, blocks). */
+const STATEMENT_CONTAINERS: ReadonlySet<string> = new Set([
+  "module", "block", "if_statement", "elif_clause", "else_clause", "for_statement", "while_statement", "try_statement",
+  "except_clause", "except_group_clause", "finally_clause", "with_statement", "match_statement", "case_clause",
+]);
+/** Definitions, whose last child holds their statements. */
+const ENDS_IN_ITS_BODY: ReadonlySet<string> = new Set(["decorated_definition", "function_definition", "class_definition"]);
+/** How many children down from the statement around it a parent is looked for before tree-sitter is asked (an expression can nest as deep as the file). */
+const MAX_PARENT_STEPS = 64;
 const KEPT_PARENT = Symbol("parent");
 
 /**
@@ -82,11 +91,16 @@ function readOnceWhatNeverChanges(binding: NativeBinding): void {
   // tree-sitter finds a node's parent by descending from the root, through every earlier child of
   // each node on the way (every task before it in a DAG's body): a node reached from its parent
   // (its children, its first or last child, a field) is told its parent instead.
+  // Not in a tree with errors, where tree-sitter's own parent of a node can be another node than
+  // the one that lists it among its children.
   const adopt = (child: unknown, parent: unknown) => {
-    if (child && !(KEPT_PARENT in (child as object))) (child as Record<symbol, unknown>)[KEPT_PARENT] = parent;
+    if (child && !(KEPT_PARENT in (child as object)) && !hasErrors((child as Parser.SyntaxNode).tree)) (child as Record<symbol, unknown>)[KEPT_PARENT] = parent;
   };
+  const keptHasError = Symbol("hasError");
+  const hasErrors = (tree: Parser.Tree & { [keptHasError]?: boolean }) => (tree[keptHasError] ??= tree.rootNode.hasError);
+  const nativeParent = Object.getOwnPropertyDescriptor(base, "parent")!.get!;
   for (const property of STABLE_PROPERTIES) {
-    const native = Object.getOwnPropertyDescriptor(base, property)!.get!;
+    const native = property === "parent" ? function (this: Parser.SyntaxNode) { return parentOf(this); } : Object.getOwnPropertyDescriptor(base, property)!.get!;
     const kept = property === "parent" ? KEPT_PARENT : Symbol(property);
     const adopts = property === "namedChildren" || property === "firstChild" || property === "lastChild";
     Object.defineProperty(base, property, {
@@ -103,6 +117,36 @@ function readOnceWhatNeverChanges(binding: NativeBinding): void {
       },
     });
   }
+  // A node found by offset is found by tree-sitter the same way, from the root, through every
+  // earlier child on the way. The statements of a module or a block (and the parts of compound
+  // statements) are searched here instead, by offset among their kept children, down to the
+  // statement that holds the range; tree-sitter goes on from there.
+  const nativeDescendant = base.descendantForIndex;
+  const nativeNamedDescendant = base.namedDescendantForIndex;
+  base.descendantForIndex = function (this: Parser.SyntaxNode, start: number, end: number = start) {
+    return nativeDescendant.call(end > start ? statementAround(this, start, end) : this, start, end);
+  };
+  base.namedDescendantForIndex = function (this: Parser.SyntaxNode, start: number, end: number = start) {
+    return nativeNamedDescendant.call(end > start ? statementAround(this, start, end) : this, start, end);
+  };
+  const childWithDescendant = (base as unknown as { childWithDescendant(node: Parser.SyntaxNode): Parser.SyntaxNode | null }).childWithDescendant;
+  /** A node's parent, found down from the statement around it, one child at a time. */
+  const parentOf = (node: Parser.SyntaxNode): Parser.SyntaxNode | null => {
+    const start = node.startIndex;
+    const end = node.endIndex;
+    const root = node.tree.rootNode;
+    // In a tree with errors tree-sitter's own parent can disagree with the child it reports holding a node.
+    if (end <= start || node.id === root.id || hasErrors(node.tree)) return nativeParent.call(node);
+    let current = statementAround(root, start, end, node.id);
+    for (let depth = 0; depth < MAX_PARENT_STEPS; depth++) {
+      const child = childWithDescendant.call(current, node);
+      if (!child) break;
+      if (child.id === node.id) return current;
+      adopt(child, current);
+      current = child;
+    }
+    return nativeParent.call(node);
+  };
   const nativeRoot = Object.getOwnPropertyDescriptor(classes.Tree.prototype, "rootNode")!.get!;
   const keptRoot = Symbol("rootNode");
   Object.defineProperty(classes.Tree.prototype, "rootNode", {
@@ -257,6 +301,50 @@ const NODE_LIST_METHODS = ["children", "namedChildren", "childrenForFieldName", 
 /** The object kept for `node` when the binding made another for it (query captures are not looked up). */
 function keptObject(node: SyntaxNode): SyntaxNode {
   return (node.tree as unknown as NodeKeeper)[KEPT_NODES]?.get(node as unknown as ArrayLike<number>, 0) ?? node;
+}
+
+/**
+ * The deepest statement (or part of a compound statement) under `node` whose range holds
+ * `start`–`end` (not empty), stopping above `stopAt`: a node tree-sitter's own search for that
+ * range passes through, since it takes the first child holding the range and children do not overlap.
+ */
+function statementAround(node: Parser.SyntaxNode, start: number, end: number, stopAt?: number): Parser.SyntaxNode {
+  let current = node;
+  for (;;) {
+    const type = current.type;
+    if (ENDS_IN_ITS_BODY.has(type)) {
+      // A definition's body (a decorated one's definition) is its last child: the one worth going into.
+      const last = current.lastChild;
+      if (!last || !(ENDS_IN_ITS_BODY.has(last.type) || STATEMENT_CONTAINERS.has(last.type))) break;
+      if (last.startIndex > start || last.id === stopAt || end > last.endIndex || last.startIndex === last.endIndex) break;
+      current = last;
+      continue;
+    }
+    if (!STATEMENT_CONTAINERS.has(type)) break;
+    const children = current.namedChildren;
+    // The last child starting at or before `start` is the only one that can hold the range.
+    let low = 0;
+    let high = children.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (children[mid].startIndex <= start) low = mid + 1;
+      else high = mid;
+    }
+    const child = children[low - 1];
+    if (!child || child.id === stopAt) break;
+    const childEnd = child.endIndex;
+    if (end > childEnd || child.startIndex === childEnd) break;
+    current = child;
+  }
+  return current;
+}
+
+/**
+ * The statement of the tree around `start`–`end` (not empty): the deepest statement, block or
+ * clause holding it, found by offset among the kept children of modules and blocks.
+ */
+export function statementAt(tree: Tree, start: number, end: number): SyntaxNode {
+  return statementAround(tree.rootNode, start, end);
 }
 
 /** The tree of `text`, with a lone `\r` ending a line as Python reads it (`lineBreaks.ts`). */
