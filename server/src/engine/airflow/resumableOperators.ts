@@ -150,6 +150,10 @@ function parsedCompletely(cls: ClassInfo): boolean {
   return true;
 }
 
+/** Where a base class's name is resolved: this file's imports and definitions, or a workspace class's module. */
+type BaseOrigin = { kind: "local" } | { kind: "external"; cls: ExternalClass };
+const LOCAL: BaseOrigin = { kind: "local" };
+
 /** How far chains of base classes across modules are followed. */
 const MAX_DEPTH = 16;
 
@@ -160,6 +164,10 @@ export class ResumableOperators {
   private dagScopeList?: DagScope[];
   private instantiatedNames?: Set<string>;
   private baseNameSet?: Set<string>;
+  /** What each base name of this file's classes stands for: a chain of classes asks for each name once per class below it. */
+  private readonly localBases = new Map<string, Ancestor>();
+  private readonly ancestorKeys = new Map<Ancestor, string>();
+  private readonly externalOrigins = new Map<ExternalClass, BaseOrigin>();
 
   constructor(
     readonly model: SemanticModel,
@@ -335,13 +343,13 @@ export class ResumableOperators {
 
   private collect(start: { name: string | undefined; from: { kind: "local" } | { kind: "external"; cls: ExternalClass } }[], seen: Set<string>): Ancestry {
     const result: Ancestry = { ancestors: [], resumable: false, operator: false, complete: true };
-    const visit = (bases: typeof start, depth: number) => {
-      for (const base of bases) {
+    const visit = (names: readonly (string | undefined)[], from: BaseOrigin, depth: number) => {
+      for (const name of names) {
         if (depth > MAX_DEPTH) {
           result.complete = false;
           return;
         }
-        const ancestor = this.resolveBase(base.name, base.from);
+        const ancestor = this.resolveBase(name, from);
         switch (ancestor.kind) {
           case "mixin":
             result.resumable = true;
@@ -357,26 +365,47 @@ export class ResumableOperators {
             result.complete = false;
             break;
         }
-        const key = ancestor.kind === "local" ? localKey(ancestor.cls) : ancestor.kind === "external" ? externalKey(ancestor.cls) : `${ancestor.kind}:${ancestor.name}`;
+        const key = this.keyOf(ancestor);
         if (seen.has(key)) {
           // A cycle (`class A(B)` / `class B(A)`) cannot run; a diamond is fine and already visited.
           continue;
         }
         seen.add(key);
         result.ancestors.push(ancestor);
-        if (ancestor.kind === "local") visit(ancestor.cls.baseNames.map((name) => ({ name, from: { kind: "local" as const } })), depth + 1);
-        if (ancestor.kind === "external") {
-          const cls = ancestor.cls;
-          visit(cls.baseNames.map((name) => ({ name, from: { kind: "external" as const, cls } })), depth + 1);
-        }
+        if (ancestor.kind === "local") visit(ancestor.cls.baseNames, LOCAL, depth + 1);
+        if (ancestor.kind === "external") visit(ancestor.cls.baseNames, this.externalOrigin(ancestor.cls), depth + 1);
       }
     };
-    visit(start, 0);
+    for (const base of start) visit([base.name], base.from, 0);
     return result;
+  }
+
+  /** What tells an ancestor from the others: a class of this file by its place, one of the workspace by its module and name. */
+  private keyOf(ancestor: Ancestor): string {
+    let key = this.ancestorKeys.get(ancestor);
+    if (key === undefined) {
+      key = ancestor.kind === "local" ? localKey(ancestor.cls) : ancestor.kind === "external" ? externalKey(ancestor.cls) : `${ancestor.kind}:${ancestor.name}`;
+      this.ancestorKeys.set(ancestor, key);
+    }
+    return key;
+  }
+
+  /** Where the bases of a workspace class are resolved from: one object per class, so that its resolved bases can be looked up. */
+  private externalOrigin(cls: ExternalClass): BaseOrigin {
+    let origin = this.externalOrigins.get(cls);
+    if (!origin) this.externalOrigins.set(cls, (origin = { kind: "external", cls }));
+    return origin;
   }
 
   private resolveBase(name: string | undefined, from: { kind: "local" } | { kind: "external"; cls: ExternalClass }): Ancestor {
     if (!name) return { kind: "unknown" };
+    if (from.kind !== "local") return this.resolveBaseOnce(name, from);
+    let base = this.localBases.get(name);
+    if (!base) this.localBases.set(name, (base = this.resolveBaseOnce(name, from)));
+    return base;
+  }
+
+  private resolveBaseOnce(name: string, from: { kind: "local" } | { kind: "external"; cls: ExternalClass }): Ancestor {
     if (isResumableJobMixin(name)) return { kind: "mixin", name };
     const provider = providerOperator(name);
     if (provider) return { kind: "provider", name: provider };

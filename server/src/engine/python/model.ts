@@ -4,7 +4,7 @@
  * builds on it. Built once per parse; calls are worked out on first use.
  */
 import { AnalysisContext } from "../context";
-import { definitions, identifiersSpelled, SyntaxNode, Tree } from "../syntax/parser";
+import { definitions, identifiersSpelled, statementAt, SyntaxNode, Tree } from "../syntax/parser";
 import { Binding, BindingSource, Scope } from "./scope";
 import { callArguments, CallArguments, dottedParts, unparenthesize } from "../syntax/nodes";
 import { withLineFeeds } from "../syntax/lineBreaks";
@@ -205,7 +205,7 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
     if (this.everyNameBound) return;
     this.bindEveryParameter();
     this.everyNameBound = true;
-    for (const statement of this.root.descendantsOfType(BINDING_TYPES)) this.bindStatement(statement);
+    for (const statement of bindingNodes(this.tree, this.text)) this.bindStatement(statement);
   }
 
   private bindStatement(node: SyntaxNode): void {
@@ -617,6 +617,82 @@ function bindingStatementAround(identifier: SyntaxNode): SyntaxNode | undefined 
     if (!TARGET_PATTERNS.has(node.type)) return undefined;
   }
   return undefined;
+}
+
+/**
+ * Every node of `BINDING_TYPES` in the tree, found from the keyword or operator each holds as a
+ * child of its own (`import`, `for`, `global`, `nonlocal`, the `as` before a `with` or `except`
+ * target, an assignment's `=`, or its `:` in `x: int` alone, an augmented assignment's operator,
+ * `:=`): a walk of every node of a 50,000-line file (`root.descendantsOfType`) costs more than
+ * parsing it. Each such token is anonymous, so the smallest named node around one is the node it
+ * belongs to (around the same text in a string or a comment, the string or the comment). A
+ * statement holding many of them (a deeply nested expression: each search from the statement
+ * would go down its whole depth) is walked instead, and so is a tree with errors, where a token can
+ * be missing (an empty node the text does not show) or kept apart from its statement.
+ */
+function bindingNodes(tree: Tree, text: string): SyntaxNode[] {
+  const root = tree.rootNode;
+  if (root.hasError) return root.descendantsOfType(BINDING_TYPES);
+  const candidates: { start: number; end: number; token: string }[] = [];
+  for (const match of text.matchAll(BINDING_KEYWORDS)) candidates.push({ start: match.index!, end: match.index! + match[0].length, token: match[0] });
+  for (const match of text.matchAll(BINDING_OPERATORS)) {
+    if (match[0] === ":" && !mayAnnotate(text, match.index! + 1)) continue;
+    candidates.push({ start: match.index!, end: match.index! + match[0].length, token: match[0] });
+  }
+  // By the statement around each: a definition's own line and its body's statements are apart.
+  const byStatement = new Map<number, { statement: SyntaxNode; tokens: typeof candidates }>();
+  for (const candidate of candidates) {
+    const statement = statementAt(tree, candidate.start, candidate.end);
+    const entry = byStatement.get(statement.id);
+    if (entry) entry.tokens.push(candidate);
+    else byStatement.set(statement.id, { statement, tokens: [candidate] });
+  }
+  const found: SyntaxNode[] = [];
+  for (const { statement, tokens } of byStatement.values()) {
+    if (tokens.length > MAX_TOKENS_LOOKED_UP_PER_STATEMENT) {
+      found.push(...statement.descendantsOfType(BINDING_TYPES));
+      continue;
+    }
+    for (const { start, end, token } of tokens) {
+      const node = statement.namedDescendantForIndex(start, end);
+      if (token === "as") {
+        const target = node.type === "as_pattern" ? node.childForFieldName("alias") : null;
+        if (target?.type === "as_pattern_target") found.push(target);
+      } else if (KEYWORD_STATEMENTS.get(token)?.includes(node.type) || (BINDING_OPERATOR_NODES.has(node.type) && !KEYWORD_STATEMENTS.has(token))) found.push(node);
+    }
+  }
+  return found;
+}
+
+/** Past this many keywords and operators in one statement, walking the statement costs less than a search for each. */
+const MAX_TOKENS_LOOKED_UP_PER_STATEMENT = 8;
+/** The binding nodes an operator of `BINDING_OPERATORS` belongs to. */
+const BINDING_OPERATOR_NODES: ReadonlySet<string> = new Set(["assignment", "augmented_assignment", "named_expression"]);
+
+/** The keywords a binding node holds, and the types of node each can be a binding one of. */
+const KEYWORD_STATEMENTS: ReadonlyMap<string, readonly string[]> = new Map([
+  ["import", ["import_statement", "import_from_statement"]],
+  ["for", ["for_statement"]],
+  ["global", ["global_statement"]],
+  ["nonlocal", ["nonlocal_statement"]],
+]);
+/** Those keywords and `as`, as words (a digit may come right before one: `[1for x in y]`). */
+const BINDING_KEYWORDS = /(?<![A-Za-z_])(?:import|for|global|nonlocal|as)(?![A-Za-z0-9_])/g;
+/**
+ * `=`, `:=`, the augmented assignments' operators (`+=`, `**=`, `>>=`, ...) and `:`; not the `=` of
+ * `==`, `<=`, `>=` or `!=`.
+ */
+const BINDING_OPERATORS = /(?<![=!<>])(?:(?:\*\*|\/\/|>>|<<|[-+*/%&|^@:])?=(?!=)|:(?!=))/g;
+
+/**
+ * Whether a `:` ending before `after` can be an annotation's in a tree without errors: its type
+ * follows on its line (or after a `\`), where a block's `:` ends the line or a comment follows.
+ */
+function mayAnnotate(text: string, after: number): boolean {
+  let next = after;
+  while (text.charCodeAt(next) === 32 || text.charCodeAt(next) === 9) next++;
+  const code = text.charCodeAt(next);
+  return next < text.length && code !== 10 && code !== 13 && code !== 35 /* # */;
 }
 
 function parametersOf(fn: SyntaxNode): Parameter[] {

@@ -217,13 +217,20 @@ function bindsWithin(model: SemanticModel, node: SyntaxNode, name: string): bool
   const end = node.endIndex;
   // Strictly after the start: the function whose body this is is not one of its nested scopes.
   if (model.scopesWithin(start, end).some((scope) => scope.own(name) !== undefined)) return true;
-  for (const lambda of node.descendantsOfType("lambda")) {
+  // A lambda holds the word `lambda` and a comprehension's clause the word `for`: the text says
+  // cheaply whether the tree is worth a walk.
+  const text = model.text.slice(start, end);
+  if (text.includes("lambda")) {
+    for (const lambda of node.descendantsOfType("lambda")) {
     const parameters = lambda.childForFieldName("parameters");
-    if (parameters?.descendantsOfType("identifier").some((id) => id.text === name)) return true;
+      if (parameters?.descendantsOfType("identifier").some((id) => id.text === name)) return true;
+    }
   }
-  for (const clause of node.descendantsOfType("for_in_clause")) {
-    if (clause.childForFieldName("left")?.descendantsOfType("identifier").some((id) => id.text === name)) return true;
-    if (clause.childForFieldName("left")?.text === name) return true;
+  if (text.includes("for")) {
+    for (const clause of node.descendantsOfType("for_in_clause")) {
+      if (clause.childForFieldName("left")?.descendantsOfType("identifier").some((id) => id.text === name)) return true;
+      if (clause.childForFieldName("left")?.text === name) return true;
+    }
   }
   return false;
 }

@@ -1,5 +1,5 @@
 /** Small questions asked of tree-sitter-python nodes, so rules never poke at raw node shapes. */
-import { SyntaxNode } from "./parser";
+import { identifiersIn, SyntaxNode } from "./parser";
 
 export interface StringLiteral {
   /** The literal's value when it has no interpolation; escape sequences are kept as written. */
@@ -177,8 +177,7 @@ export function indentationOf(node: SyntaxNode, text: string): string {
  * attribute's name (`x.name`) and not a keyword argument's (`f(name=...)`).
  */
 export function variableReferences(node: SyntaxNode, name: string): SyntaxNode[] {
-  const identifiers = node.type === "identifier" ? [node] : node.descendantsOfType("identifier");
-  return identifiers.filter((id) => id.text === name && !isAttributeOrKeywordName(id));
+  return identifiersIn(node, name).filter((id) => !isAttributeOrKeywordName(id));
 }
 
 function isAttributeOrKeywordName(identifier: SyntaxNode): boolean {

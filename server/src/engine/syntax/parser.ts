@@ -2,6 +2,8 @@
  * The one place that loads the native tree-sitter binding and the Python grammar.
  * Both are N-API prebuilds shipped inside their npm packages, so nothing is compiled at install time.
  */
+import { createRequire } from "node:module";
+import * as path from "node:path";
 import Parser = require("tree-sitter");
 import Python = require("tree-sitter-python");
 import { withLineFeeds } from "./lineBreaks";
@@ -18,14 +20,26 @@ function parser(): Parser {
   if (!sharedParser) {
     sharedParser = new Parser();
     sharedParser.setLanguage(Python as unknown as Parser.Language);
-    readOnceWhatNeverChanges();
+    const binding = nativeBinding();
+    keepNodesInJavaScript(binding);
+    readOnceWhatNeverChanges(binding);
   }
   return sharedParser;
 }
 
 /** Node properties that never change within a tree, kept on the node object after the first read. */
-const STABLE_PROPERTIES = ["startIndex", "endIndex", "id", "parent", "firstChild", "lastChild", "namedChildren"] as const;
+const STABLE_PROPERTIES = ["endIndex", "parent", "firstChild", "lastChild", "namedChildren"] as const;
 const FIELDS = Symbol("fields");
+/** The nodes whose named children are statements, or the parts of a compound statement (clauses, blocks). */
+const STATEMENT_CONTAINERS: ReadonlySet<string> = new Set([
+  "module", "block", "if_statement", "elif_clause", "else_clause", "for_statement", "while_statement", "try_statement",
+  "except_clause", "except_group_clause", "finally_clause", "with_statement", "match_statement", "case_clause",
+]);
+/** Definitions, whose last child holds their statements. */
+const ENDS_IN_ITS_BODY: ReadonlySet<string> = new Set(["decorated_definition", "function_definition", "class_definition"]);
+/** How many children down from the statement around it a parent is looked for before tree-sitter is asked (an expression can nest as deep as the file). */
+const MAX_PARENT_STEPS = 64;
+const KEPT_PARENT = Symbol("parent");
 
 /**
  * node-tree-sitter 0.22 answers every node property with a call into the native binding, and the
@@ -40,7 +54,7 @@ const FIELDS = Symbol("fields");
  *   new tree before anything reads it), so nothing kept goes stale. Children arrays are frozen, since
  *   callers share them.
  */
-function readOnceWhatNeverChanges(): void {
+function readOnceWhatNeverChanges(binding: NativeBinding): void {
   // The binding exports its node and tree classes, but its type declarations do not say so.
   const classes = Parser as unknown as { SyntaxNode: new (...args: never[]) => Parser.SyntaxNode; Tree: new (...args: never[]) => Parser.Tree };
   const nodeClassOfBinding = classes.SyntaxNode;
@@ -54,19 +68,85 @@ function readOnceWhatNeverChanges(): void {
       return name;
     },
   });
+  // A node object holds the words the binding transferred it with (WORDS_PER_NODE): its id, then the
+  // offset in bytes of its start (two per UTF-16 unit), its start row and column (in bytes). The
+  // binding's `id`, `startIndex` and `startPosition` compute their answers from those same words.
+  Object.defineProperties(base, {
+    id: {
+      get(this: ArrayLike<number>): number {
+        return nodeKey(this, 0);
+      },
+    },
+    startIndex: {
+      get(this: ArrayLike<number>): number {
+        return this[2] >>> 1;
+      },
+    },
+    startPosition: {
+      get(this: ArrayLike<number>): Parser.Point {
+        return { row: this[3], column: this[4] >>> 1 };
+      },
+    },
+  });
+  // tree-sitter finds a node's parent by descending from the root, through every earlier child of
+  // each node on the way (every task before it in a DAG's body): a node reached from its parent
+  // (its children, its first or last child, a field) is told its parent instead.
+  // Not in a tree with errors, where tree-sitter's own parent of a node can be another node than
+  // the one that lists it among its children.
+  const adopt = (child: unknown, parent: unknown) => {
+    if (child && !(KEPT_PARENT in (child as object)) && !hasErrors((child as Parser.SyntaxNode).tree)) (child as Record<symbol, unknown>)[KEPT_PARENT] = parent;
+  };
+  const keptHasError = Symbol("hasError");
+  const hasErrors = (tree: Parser.Tree & { [keptHasError]?: boolean }) => (tree[keptHasError] ??= tree.rootNode.hasError);
+  const nativeParent = Object.getOwnPropertyDescriptor(base, "parent")!.get!;
   for (const property of STABLE_PROPERTIES) {
-    const native = Object.getOwnPropertyDescriptor(base, property)!.get!;
-    const kept = Symbol(property);
+    const native = property === "parent" ? function (this: Parser.SyntaxNode) { return parentOf(this); } : Object.getOwnPropertyDescriptor(base, property)!.get!;
+    const kept = property === "parent" ? KEPT_PARENT : Symbol(property);
+    const adopts = property === "namedChildren" || property === "firstChild" || property === "lastChild";
     Object.defineProperty(base, property, {
       get(this: Record<symbol, unknown>) {
         if (!(kept in this)) {
           const value = native.call(this);
+          if (adopts) {
+            if (Array.isArray(value)) for (const child of value) adopt(child, this);
+            else adopt(value, this);
+          }
           this[kept] = Array.isArray(value) ? Object.freeze(value) : value;
         }
         return this[kept];
       },
     });
   }
+  // A node found by offset is found by tree-sitter the same way, from the root, through every
+  // earlier child on the way. The statements of a module or a block (and the parts of compound
+  // statements) are searched here instead, by offset among their kept children, down to the
+  // statement that holds the range; tree-sitter goes on from there.
+  const nativeDescendant = base.descendantForIndex;
+  const nativeNamedDescendant = base.namedDescendantForIndex;
+  base.descendantForIndex = function (this: Parser.SyntaxNode, start: number, end: number = start) {
+    return nativeDescendant.call(end > start ? statementAround(this, start, end) : this, start, end);
+  };
+  base.namedDescendantForIndex = function (this: Parser.SyntaxNode, start: number, end: number = start) {
+    return nativeNamedDescendant.call(end > start ? statementAround(this, start, end) : this, start, end);
+  };
+  const childWithDescendant = (base as unknown as { childWithDescendant(node: Parser.SyntaxNode): Parser.SyntaxNode | null }).childWithDescendant;
+  /** A node's parent, found down from the statement around it, one child at a time. */
+  const parentOf = (node: Parser.SyntaxNode): Parser.SyntaxNode | null => {
+    const start = node.startIndex;
+    const end = node.endIndex;
+    const root = node.tree.rootNode;
+    // In a tree with errors tree-sitter's own parent can disagree with the child it reports holding a node.
+    if (end <= start || node.id === root.id || hasErrors(node.tree)) return nativeParent.call(node);
+    let current = statementAround(root, start, end, node.id);
+    for (let depth = 0; depth < MAX_PARENT_STEPS; depth++) {
+      const child = childWithDescendant.call(current, node);
+      if (!child) break;
+      if (child.id === node.id) return current;
+      adopt(child, current);
+      current = child;
+    }
+    return nativeParent.call(node);
+  };
   const nativeRoot = Object.getOwnPropertyDescriptor(classes.Tree.prototype, "rootNode")!.get!;
   const keptRoot = Symbol("rootNode");
   Object.defineProperty(classes.Tree.prototype, "rootNode", {
@@ -74,13 +154,197 @@ function readOnceWhatNeverChanges(): void {
       return (this[keptRoot] ??= nativeRoot.call(this));
     },
   });
+  // A field asked for by its id: the binding turns a name into an id by comparing it with every field's name.
+  const fieldIds = new Map<string, number>();
+  binding.getNodeFieldNamesById(Python).forEach((fieldName, id) => fieldName && fieldIds.set(fieldName, id));
   const childForFieldName = base.childForFieldName;
-  base.childForFieldName = function (this: Parser.SyntaxNode & { [FIELDS]?: Map<string, Parser.SyntaxNode | null> }, fieldName: string) {
-    const fields = (this[FIELDS] ??= new Map());
-    let child = fields.get(fieldName);
-    if (child === undefined) fields.set(fieldName, (child = childForFieldName.call(this, fieldName)));
+  const childForFieldId = (base as unknown as { childForFieldId(id: number): Parser.SyntaxNode | null }).childForFieldId;
+  base.childForFieldName = function (this: Parser.SyntaxNode & { [FIELDS]?: (Parser.SyntaxNode | null)[] }, fieldName: string) {
+    const id = fieldIds.get(fieldName);
+    if (id === undefined) return childForFieldName.call(this, fieldName);
+    // By field id: an array is lighter than a map, and a node of a lint gets one for the fields asked of it.
+    const fields = (this[FIELDS] ??= []);
+    let child = fields[id];
+    if (child === undefined) {
+      fields[id] = child = childForFieldId.call(this, id);
+      adopt(child, this);
+    }
     return child;
   };
+}
+
+/** The node methods of the native binding, and the buffer through which it hands nodes to JavaScript. */
+interface NativeBinding {
+  NodeMethods: Record<string, (...args: unknown[]) => unknown>;
+  nodeTransferArray: Uint32Array;
+  getNodeFieldNamesById(language: unknown): (string | undefined)[];
+}
+
+/** The binding node-tree-sitter loaded (node-gyp-build finds it in the package's folder; loading it again gives the same module). */
+function nativeBinding(): NativeBinding {
+  const packageFolder = path.dirname(require.resolve("tree-sitter"));
+  return createRequire(path.join(packageFolder, "index.js"))("node-gyp-build")(packageFolder) as NativeBinding;
+}
+
+/** How many 32-bit words the binding transfers per node: its id (two words) and its four context words. */
+const WORDS_PER_NODE = 6;
+/** The symbol the binding gives an `ERROR` node, whose object is of node-tree-sitter's base class. */
+const ERROR_SYMBOL = 0xffff;
+const KEPT_NODES = Symbol("nodes");
+type NodeKeeper = { [KEPT_NODES]?: KeptNodes };
+type NodeClass = new (tree: unknown) => Parser.SyntaxNode;
+
+/** A node's id (a pointer, below 2^53) as one number, from its two transferred words. */
+function nodeKey(words: ArrayLike<number>, offset: number): number {
+  return words[offset] + words[offset + 1] * 4294967296;
+}
+
+/**
+ * The node objects of one tree by id. A pointer does not fit a small integer, and a map keyed by
+ * larger numbers boxes each key it is asked: the nodes are found by their id's low word (as a
+ * signed 32-bit integer), a node whose low word another node already has by its whole id.
+ */
+class KeptNodes {
+  private readonly byLowWord = new Map<number, Parser.SyntaxNode>();
+  private readonly sharingLowWord = new Map<number, Parser.SyntaxNode>();
+
+  get(words: ArrayLike<number>, offset: number): Parser.SyntaxNode | undefined {
+    const node = this.byLowWord.get(words[offset] | 0);
+    if (node === undefined || (node as unknown as ArrayLike<number>)[1] === words[offset + 1]) return node;
+    return this.sharingLowWord.get(nodeKey(words, offset));
+  }
+
+  add(node: Parser.SyntaxNode): void {
+    const words = node as unknown as ArrayLike<number>;
+    const low = words[0] | 0;
+    const first = this.byLowWord.get(low);
+    if (first === undefined) this.byLowWord.set(low, node);
+    else if ((first as unknown as ArrayLike<number>)[1] !== words[1] && !this.sharingLowWord.has(nodeKey(words, 0))) this.sharingLowWord.set(nodeKey(words, 0), node);
+  }
+}
+
+/**
+ * node-tree-sitter gives each node the same JavaScript object every time it is asked for, so that
+ * what is kept on it (see `readOnceWhatNeverChanges`) is shared: it registers every new node object
+ * in a native per-tree cache under a weak reference with a finalizer, and reads each node's id as
+ * a BigInt. That costs more than parsing the node did (a profile of a lint of 20,000 classes: a few
+ * microseconds per node, plus the collector's work on the finalizers). The objects are made and
+ * kept here instead, in a map on their tree (which lives as long as any of its nodes): every native
+ * method that returns nodes is wrapped to answer each node with its object, made when it is new as
+ * node-tree-sitter makes it (an instance of its grammar symbol's class holding the node's six
+ * transferred words), so node-tree-sitter only passes it on. The nodes the binding still makes itself
+ * (the root, query captures) are registered in the same map. The tree and its nodes are collected together.
+ */
+function keepNodesInJavaScript(binding: NativeBinding): void {
+  const classes = Parser as unknown as { Tree: { prototype: Record<string, unknown> }; SyntaxNode: NodeClass };
+  const keptNodes = (tree: NodeKeeper) => (tree[KEPT_NODES] ??= new KeptNodes());
+  classes.Tree.prototype._cacheNode = function (this: NodeKeeper, node: Parser.SyntaxNode) {
+    if (!keptNodes(this).get(node as unknown as ArrayLike<number>, 0)) keptNodes(this).add(node);
+  };
+  classes.Tree.prototype._cacheNodes = function (this: NodeKeeper, nodes: Parser.SyntaxNode[]) {
+    const kept = keptNodes(this);
+    for (const node of nodes) if (!kept.get(node as unknown as ArrayLike<number>, 0)) kept.add(node);
+  };
+  // The binding answers a node it has no object for with its grammar symbol, and puts the node's
+  // words in the transfer buffer (a list's nodes one after the other).
+  const objectFor = (tree: NodeKeeper & { language: { nodeSubclasses: NodeClass[] } }, symbol: number, words: Uint32Array, offset: number) => {
+    const kept = keptNodes(tree);
+    let node = kept.get(words, offset);
+    if (!node) {
+      const NodeClass = symbol === ERROR_SYMBOL ? classes.SyntaxNode : tree.language.nodeSubclasses[symbol];
+      node = new NodeClass(tree);
+      const fields = node as unknown as Record<number, number>;
+      for (let i = 0; i < WORDS_PER_NODE; i++) fields[i] = words[offset + i];
+      kept.add(node);
+    }
+    return node;
+  };
+  type Tree = Parameters<typeof objectFor>[0];
+  const methods = binding.NodeMethods;
+  for (const name of SINGLE_NODE_METHODS) {
+    const native = methods[name];
+    if (!native) continue;
+    methods[name] = (tree: unknown, a: unknown, b: unknown) => {
+      const value = native(tree, a, b);
+      return typeof value === "number" ? objectFor(tree as Tree, value, binding.nodeTransferArray, 0) : value;
+    };
+  }
+  for (const name of NODE_LIST_METHODS) {
+    const native = methods[name];
+    if (!native) continue;
+    methods[name] = (tree: unknown, a: unknown, b: unknown, c: unknown) => {
+      const list = native(tree, a, b, c);
+      if (!Array.isArray(list)) return list;
+      const words = binding.nodeTransferArray;
+      let offset = 0;
+      for (let i = 0; i < list.length; i++) {
+        if (typeof list[i] !== "number") continue;
+        list[i] = objectFor(tree as Tree, list[i], words, offset);
+        offset += WORDS_PER_NODE;
+      }
+      return list;
+    };
+  }
+}
+
+/** The binding's node methods that return one node (or null). */
+const SINGLE_NODE_METHODS = [
+  "parent", "child", "namedChild", "firstChild", "firstNamedChild", "lastChild", "lastNamedChild",
+  "nextSibling", "nextNamedSibling", "previousSibling", "previousNamedSibling",
+  "childForFieldName", "childForFieldId", "childNodeForFieldId", "childWithDescendant",
+  "firstChildForIndex", "firstNamedChildForIndex", "descendantForIndex", "namedDescendantForIndex",
+  "descendantForPosition", "namedDescendantForPosition", "closest",
+];
+/** The binding's node methods that return a list of nodes. */
+const NODE_LIST_METHODS = ["children", "namedChildren", "childrenForFieldName", "childrenForFieldId", "childNodesForFieldId", "descendantsOfType"];
+
+/** The object kept for `node` when the binding made another for it (query captures are not looked up). */
+function keptObject(node: SyntaxNode): SyntaxNode {
+  return (node.tree as unknown as NodeKeeper)[KEPT_NODES]?.get(node as unknown as ArrayLike<number>, 0) ?? node;
+}
+
+/**
+ * The deepest statement (or part of a compound statement) under `node` whose range holds
+ * `start`–`end` (not empty), stopping above `stopAt`: a node tree-sitter's own search for that
+ * range passes through, since it takes the first child holding the range and children do not overlap.
+ */
+function statementAround(node: Parser.SyntaxNode, start: number, end: number, stopAt?: number): Parser.SyntaxNode {
+  let current = node;
+  for (;;) {
+    const type = current.type;
+    if (ENDS_IN_ITS_BODY.has(type)) {
+      // A definition's body (a decorated one's definition) is its last child: the one worth going into.
+      const last = current.lastChild;
+      if (!last || !(ENDS_IN_ITS_BODY.has(last.type) || STATEMENT_CONTAINERS.has(last.type))) break;
+      if (last.startIndex > start || last.id === stopAt || end > last.endIndex || last.startIndex === last.endIndex) break;
+      current = last;
+      continue;
+    }
+    if (!STATEMENT_CONTAINERS.has(type)) break;
+    const children = current.namedChildren;
+    // The last child starting at or before `start` is the only one that can hold the range.
+    let low = 0;
+    let high = children.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (children[mid].startIndex <= start) low = mid + 1;
+      else high = mid;
+    }
+    const child = children[low - 1];
+    if (!child || child.id === stopAt) break;
+    const childEnd = child.endIndex;
+    if (end > childEnd || child.startIndex === childEnd) break;
+    current = child;
+  }
+  return current;
+}
+
+/**
+ * The statement of the tree around `start`–`end` (not empty): the deepest statement, block or
+ * clause holding it, found by offset among the kept children of modules and blocks.
+ */
+export function statementAt(tree: Tree, start: number, end: number): SyntaxNode {
+  return statementAround(tree.rootNode, start, end);
 }
 
 /** The tree of `text`, with a lone `\r` ending a line as Python reads it (`lineBreaks.ts`). */
@@ -105,7 +369,7 @@ export function captures(node: SyntaxNode, source: string, name: string): Syntax
   return query(source)
     .captures(node)
     .filter((c) => c.name === name)
-    .map((c) => c.node);
+    .map((c) => keptObject(c.node));
 }
 
 /**
@@ -148,6 +412,13 @@ export function definitions(tree: Tree, text: string): SyntaxNode[] {
   const root = tree.rootNode;
   const found: SyntaxNode[] = [];
   for (const match of text.matchAll(/\b(?:def|class)\b/g)) {
+    // The keyword is an anonymous token, so the smallest named node around it is its parent: a
+    // definition that starts with it is found in one call. (`async def` starts before its `def`.)
+    const around = root.namedDescendantForIndex(match.index, match.index + match[0].length);
+    if (around.startIndex === match.index && (around.type === "function_definition" || around.type === "class_definition")) {
+      found.push(around);
+      continue;
+    }
     const keyword = root.descendantForIndex(match.index, match.index + match[0].length);
     if (keyword.type !== match[0] || keyword.startIndex !== match.index) continue;
     const definition = keyword.parent;
@@ -231,17 +502,42 @@ export function identifiersSpelled(
   skipped: readonly OffsetRange[] = [],
   wanted: (end: number) => boolean = () => true,
 ): SyntaxNode[] | undefined {
-  const root = tree.rootNode;
+  return identifiersFound(tree.rootNode, text, 0, name, limit, within, skipped, wanted);
+}
+
+/**
+ * The identifiers spelled `name` inside `node` (itself included), in document order: what
+ * `node.descendantsOfType("identifier")` filtered by text gives, found as `identifiersSpelled` finds
+ * them, from the name's occurrences in the node's own text, without handing every identifier to JavaScript.
+ */
+export function identifiersIn(node: SyntaxNode, name: string): SyntaxNode[] {
+  return identifiersFound(node, node.text, node.startIndex, name)!;
+}
+
+/** `identifiersSpelled` in `text`, the source from offset `textStart` on, looked up under `searchRoot`. */
+function identifiersFound(
+  searchRoot: SyntaxNode,
+  text: string,
+  textStart: number,
+  name: string,
+  limit = Infinity,
+  within?: OffsetRange,
+  skipped: readonly OffsetRange[] = [],
+  wanted: (end: number) => boolean = () => true,
+): SyntaxNode[] | undefined {
   const found: SyntaxNode[] = [];
   if (name.length === 0) return found;
   let checked = 0;
-  let skip = 0;
+  const searchStart = within?.start ?? 0;
   const searchEnd = within?.end ?? text.length;
+  // The first skipped range that ends after the search starts: a scope can hold as many nested
+  // bodies as the file has definitions, and few of them lie around the name's occurrences.
+  let skip = firstEndingAfter(skipped, searchStart);
   // Two occurrences that overlap lie inside one longer word, so neither is the identifier: the search
   // goes on after each occurrence (from the next character, a long name in a long run of its
   // letters would be compared again at every position).
-  for (let start = text.indexOf(name, within?.start ?? 0); start >= 0 && start + name.length <= searchEnd; start = text.indexOf(name, start + name.length)) {
-    while (skip < skipped.length && skipped[skip].end <= start) skip++;
+  for (let start = text.indexOf(name, searchStart); start >= 0 && start + name.length <= searchEnd; start = text.indexOf(name, start + name.length)) {
+    if (skip < skipped.length && skipped[skip].end <= start) skip = firstEndingAfter(skipped, start, skip + 1);
     if (skip < skipped.length && skipped[skip].start <= start) {
       // Inside a skipped range: go on from its end.
       start = skipped[skip].end - name.length;
@@ -250,10 +546,22 @@ export function identifiersSpelled(
     const end = start + name.length;
     if (isAsciiWordCharacter(text.charCodeAt(start - 1)) || isAsciiWordCharacter(text.charCodeAt(end)) || !wanted(end)) continue;
     if (++checked > limit) return undefined;
-    const node = root.descendantForIndex(start, end);
-    if (node.type === "identifier" && node.startIndex === start && node.endIndex === end) found.push(node);
+    const node = searchRoot.descendantForIndex(textStart + start, textStart + end);
+    if (node.type === "identifier" && node.startIndex === textStart + start && node.endIndex === textStart + end) found.push(node);
   }
   return found;
+}
+
+/** The index of the first of `ranges` (in order, not overlapping) that ends after `offset`, searched from `from`. */
+function firstEndingAfter(ranges: readonly OffsetRange[], offset: number, from = 0): number {
+  let low = from;
+  let high = ranges.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (ranges[mid].end <= offset) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }
 
 function isAsciiWordCharacter(code: number): boolean {
