@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import * as path from "node:path";
 import { test } from "node:test";
 import { PythonDocument } from "../../server/src/engine";
-import { parsePython } from "../../server/src/engine/syntax/parser";
+import { NODE_TREE_SITTER_READ, nodesKeptInJavaScript, parsePython, treeSitterVersion } from "../../server/src/engine/syntax/parser";
+import { fromRoot } from "../support/paths";
+import * as fs from "node:fs";
 import { sameScopeStatements } from "../../server/src/engine/syntax/nodes";
 
 test("the native parser bindings are the packages' shipped prebuilds, not local builds", () => {
@@ -129,4 +131,16 @@ test("a block's statements of its own scope: through if, for, with, try and matc
     statements.filter((s) => s.type !== "expression_statement").map((s) => s.type),
     ["if_statement", "for_statement", "with_statement", "try_statement", "match_statement"],
   );
+});
+
+test("the installed node-tree-sitter is the release whose internals the parser reads, so its nodes are kept in JavaScript", () => {
+  // Upgrading tree-sitter fails this test until keepNodesInJavaScript is checked against the new release's binding.
+  const pinned = (JSON.parse(fs.readFileSync(fromRoot("package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies["tree-sitter"];
+  assert.equal(pinned, NODE_TREE_SITTER_READ);
+  assert.equal(treeSitterVersion(), NODE_TREE_SITTER_READ);
+  assert.equal(nodesKeptInJavaScript(), true);
+  const tree = parsePython("def f():\n    return 1\n");
+  const fn = tree.rootNode.namedChildren[0];
+  assert.equal(fn.childForFieldName("name"), fn.childForFieldName("name"), "one object per node");
+  assert.equal(fn.childForFieldName("name")!.parent, fn);
 });

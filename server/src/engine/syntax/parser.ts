@@ -21,10 +21,43 @@ function parser(): Parser {
     sharedParser = new Parser();
     sharedParser.setLanguage(Python as unknown as Parser.Language);
     const binding = nativeBinding();
-    keepNodesInJavaScript(binding);
-    readOnceWhatNeverChanges(binding);
+    if (bindingIsTheOneRead(binding)) {
+      keepNodesInJavaScript(binding);
+      readOnceWhatNeverChanges(binding);
+    }
   }
   return sharedParser;
+}
+
+/**
+ * The node-tree-sitter release whose internals `keepNodesInJavaScript` and `readOnceWhatNeverChanges`
+ * were written against (the transfer buffer's layout, the node methods, the node classes). Another
+ * release is used as it comes: correct, only slower.
+ */
+export const NODE_TREE_SITTER_READ = "0.22.4";
+
+function bindingIsTheOneRead(binding: NativeBinding): boolean {
+  return (
+    treeSitterVersion() === NODE_TREE_SITTER_READ &&
+    typeof binding.NodeMethods === "object" &&
+    binding.nodeTransferArray instanceof Uint32Array &&
+    typeof binding.getNodeFieldNamesById === "function"
+  );
+}
+
+/** The installed node-tree-sitter's version. */
+export function treeSitterVersion(): string | undefined {
+  try {
+    return (require("tree-sitter/package.json") as { version?: string }).version;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether this process's nodes are kept in JavaScript (the installed node-tree-sitter is the release read). */
+export function nodesKeptInJavaScript(): boolean {
+  parser();
+  return bindingIsTheOneRead(nativeBinding());
 }
 
 /** Node properties that never change within a tree, kept on the node object after the first read. */
