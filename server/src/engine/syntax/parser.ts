@@ -45,10 +45,11 @@ function bindingIsTheOneRead(binding: NativeBinding): boolean {
   );
 }
 
-/** The installed node-tree-sitter's version. */
+/** The installed node-tree-sitter's version, from the package.json beside the module (which the extension ships). */
 export function treeSitterVersion(): string | undefined {
   try {
-    return (require("tree-sitter/package.json") as { version?: string }).version;
+    const packageFolder = path.dirname(require.resolve("tree-sitter"));
+    return (createRequire(path.join(packageFolder, "index.js"))("./package.json") as { version?: string }).version;
   } catch {
     return undefined;
   }
