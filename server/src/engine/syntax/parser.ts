@@ -536,7 +536,7 @@ export function identifiersSpelled(
   skipped: readonly OffsetRange[] = [],
   wanted: (end: number) => boolean = () => true,
 ): SyntaxNode[] | undefined {
-  return identifiersFound(tree.rootNode, text, 0, name, limit, within, skipped, wanted);
+  return identifiersFound(tree.rootNode, text, 0, name, { limit, within, skipped, wanted });
 }
 
 /**
@@ -545,20 +545,19 @@ export function identifiersSpelled(
  * them, from the name's occurrences in the node's own text, without handing every identifier to JavaScript.
  */
 export function identifiersIn(node: SyntaxNode, name: string): SyntaxNode[] {
-  return identifiersFound(node, node.text, node.startIndex, name)!;
+  return identifiersFound(node, node.text, node.startIndex, name, { limit: Infinity, skipped: [], wanted: () => true })!;
+}
+
+/** What `identifiersSpelled` narrows its search with (see there). */
+interface SpellingSearch {
+  limit: number;
+  within?: OffsetRange;
+  skipped: readonly OffsetRange[];
+  wanted: (end: number) => boolean;
 }
 
 /** `identifiersSpelled` in `text`, the source from offset `textStart` on, looked up under `searchRoot`. */
-function identifiersFound(
-  searchRoot: SyntaxNode,
-  text: string,
-  textStart: number,
-  name: string,
-  limit = Infinity,
-  within?: OffsetRange,
-  skipped: readonly OffsetRange[] = [],
-  wanted: (end: number) => boolean = () => true,
-): SyntaxNode[] | undefined {
+function identifiersFound(searchRoot: SyntaxNode, text: string, textStart: number, name: string, { limit, within, skipped, wanted }: SpellingSearch): SyntaxNode[] | undefined {
   const found: SyntaxNode[] = [];
   if (name.length === 0) return found;
   let checked = 0;
