@@ -95,6 +95,11 @@ export class AnalysisContext implements FileInputs {
     }
   }
 
+  /** The analysis when something asked for it already; never builds it. */
+  peek<T>(definition: Analysis<T>): T | undefined {
+    return this.built.get(definition) as T | undefined;
+  }
+
   /** Records an analysis built elsewhere (a semantic model made directly from a tree), so it is not built twice. */
   provide<T>(definition: Analysis<T>, value: T): void {
     this.built.set(definition, value);

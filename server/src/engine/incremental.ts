@@ -11,6 +11,8 @@
  * between documents.
  */
 import { check, inDocumentOrder, LintOptions } from "./linter";
+import type { AnalysisContext } from "./context";
+import { SemanticModel, semanticModel } from "./airflow/model";
 import { PythonDocument } from "./syntax/document";
 import { parsePython, SyntaxNode, Tree } from "./syntax/parser";
 import { definitionStatement, sameScopeStatements } from "./syntax/nodes";
@@ -42,6 +44,7 @@ interface Outcome {
   rules: readonly Rule[];
   mode: LintMode;
   around?: StatementsAround;
+  context?: AnalysisContext;
 }
 
 /** The text an edit replaced: `[start, oldEnd)` of the old text became `[start, newEnd)` of the new. */
@@ -74,9 +77,19 @@ export type LintMode = "from scratch" | "edited function" | "same text";
 export class IncrementalLinter {
   private previous: PreviousLint | undefined;
   private mode: LintMode = "from scratch";
+  private lastContext: AnalysisContext | undefined;
 
   get lastMode(): LintMode {
     return this.mode;
+  }
+
+  /**
+   * The whole file's model the last lint built, if one of its rules asked for it, for a front end
+   * that needs the same model of the same text (the workspace summary of an open document), until
+   * the next lint or `releaseTree`.
+   */
+  get lastModel(): SemanticModel | undefined {
+    return this.lastContext?.peek(semanticModel);
   }
 
   /** The findings of `document`, as `lint` gives them. */
@@ -85,13 +98,15 @@ export class IncrementalLinter {
     const settings = settingsOf(options);
     const previous = this.previous && this.previous.options.rules === options.rules && this.previous.settings === settings ? this.previous : undefined;
     let outcome: Outcome | undefined;
+    this.lastContext = undefined;
     if (previous && previous.text === text) outcome = this.relint(document, options, previous);
     else if (previous) outcome = this.lintEdited(document, text, options, previous);
     if (!outcome) {
-      const { diagnostics, rules } = check(document, options);
-      outcome = { diagnostics, rules, mode: "from scratch" };
+      const { diagnostics, rules, context } = check(document, options);
+      outcome = { diagnostics, rules, mode: "from scratch", context };
     }
     this.mode = outcome.mode;
+    this.lastContext = outcome.context;
     // A file that never names Airflow keeps nothing (it is not even parsed); any other keeps its
     // tree, so that an edit that brings a rule back (an undo) re-checks one function.
     this.previous = document.isRelevant() ? { text, tree: document.tree, options, settings, diagnostics: outcome.diagnostics, around: outcome.around } : undefined;
@@ -110,6 +125,7 @@ export class IncrementalLinter {
    */
   releaseTree(): void {
     if (this.previous) this.previous.tree = undefined;
+    this.lastContext = undefined;
   }
 
   /** The same text again: the rules with a scope read no input but the text, so their findings stand. */
@@ -117,7 +133,7 @@ export class IncrementalLinter {
     const result = check(document, options, () => []);
     const scoped = new Set(result.rules.filter((rule) => rule.scope).map((rule) => rule.code));
     const kept = previous.diagnostics.filter((d) => scoped.has(d.code));
-    return { diagnostics: [...kept, ...result.diagnostics.filter((d) => !scoped.has(d.code))].sort(inDocumentOrder), rules: result.rules, mode: "same text" };
+    return { diagnostics: [...kept, ...result.diagnostics.filter((d) => !scoped.has(d.code))].sort(inDocumentOrder), rules: result.rules, mode: "same text", context: result.context };
   }
 
   /** Undefined when the edit cannot be placed in one function: then the document is linted from scratch. */
@@ -155,7 +171,7 @@ export class IncrementalLinter {
     const regions = result.regions;
     // No regions: no rule with a scope ran (nothing to re-check), or they examined the whole file
     // (what depends on the edit was not known). Either way the findings are complete.
-    if (!regions) return { diagnostics: result.diagnostics, rules: result.rules, mode: result.rules.some((rule) => rule.scope) ? "from scratch" : "edited function" };
+    if (!regions) return { diagnostics: result.diagnostics, rules: result.rules, mode: result.rules.some((rule) => rule.scope) ? "from scratch" : "edited function", context: result.context };
     const scopes = new Map(result.rules.map((rule) => [rule.code, rule.scope]));
     // Where each kind of scoped rule's findings were recomputed, in the new text and in the old.
     const replacedNew = { "store use": regions, function: [...regions, ...headers] };
@@ -174,7 +190,7 @@ export class IncrementalLinter {
       const scope = scopes.get(d.code);
       return !scope || replacedNew[scope].some((range) => contains(range, d));
     });
-    return { diagnostics: [...kept, ...fresh].sort(inDocumentOrder), rules: result.rules, mode: "edited function", around: around && { start: edited.newRange.start, statements: around } };
+    return { diagnostics: [...kept, ...fresh].sort(inDocumentOrder), rules: result.rules, mode: "edited function", around: around && { start: edited.newRange.start, statements: around }, context: result.context };
   }
 }
 

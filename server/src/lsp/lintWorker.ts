@@ -94,7 +94,7 @@ export function runLintWorker(): void {
     const lintOptions = engineOptions(document.uri, options, workspace.forLint(document.uri), configuration);
     const linter = documents.linterFor(document.uri);
     const found = linter?.lint(document, lintOptions) ?? lint(document, lintOptions);
-    workspace.linted(document.uri, document.version, linter?.lastMode);
+    workspace.linted(document.uri, document.version, linter?.lastMode, linter?.lastModel);
     return { version: document.version, relevant, diagnostics: sent(document, found), airflowPin, baseline, configuration: configurationFile, elapsedMs: performance.now() - started };
   }
 

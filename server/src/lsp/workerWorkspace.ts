@@ -7,7 +7,8 @@
  *   text takes precedence over the file on disk until they are closed; while every lint since the
  *   last summary re-checked only an edited function's body, the summary stands (what it holds, the
  *   module's classes, imports and star imports, lies outside function bodies), and building the
- *   whole file's model again, which costs more than the lint on a large file, is skipped;
+ *   whole file's model again, which costs more than the lint on a large file, is skipped; otherwise
+ *   the summary is made from the model the last lint of that version built, when it built one;
  * - every lint records the files its resolutions looked at or for; when one of them changes (or the
  *   folders modules are searched in do), the documents that consulted it are reported, to be linted
  *   again.
@@ -53,6 +54,8 @@ export class WorkerWorkspace {
    * part of a summary read from the whole text.
    */
   private readonly standingSummaries = new Map<string, { version: number; dagFile: boolean }>();
+  /** The model the last lint of a document waiting for its summary built: the summary is made from it instead of a model of its own. */
+  private readonly lintModels = new Map<string, { version: number; model: PythonModel }>();
 
   constructor(
     private readonly documents: Pick<WorkerDocuments, "get" | "has" | "isBeingEdited">,
@@ -78,6 +81,7 @@ export class WorkerWorkspace {
   opened(uri: string): void {
     this.lastLinted.delete(uri);
     this.standingSummaries.delete(uri);
+    this.lintModels.delete(uri);
     const file = filePathOf(uri);
     if (file) this.openPaths.set(file, uri);
     this.changed(uri);
@@ -97,14 +101,20 @@ export class WorkerWorkspace {
     this.consultedBy.delete(uri);
     this.lastLinted.delete(uri);
     this.standingSummaries.delete(uri);
+    this.lintModels.delete(uri);
   }
 
-  /** After a lint of the document at `version`, made as `mode` says (undefined: not by its IncrementalLinter). */
-  linted(uri: string, version: number, mode: LintMode | undefined): void {
+  /**
+   * After a lint of the document at `version`, made as `mode` says (undefined: not by its
+   * IncrementalLinter), which built `model` of the whole file when a rule asked for one.
+   */
+  linted(uri: string, version: number, mode: LintMode | undefined, model?: PythonModel): void {
     const standing = this.standingSummaries.get(uri);
     if (standing && standing.version === this.lastLinted.get(uri) && (mode === "edited function" || mode === "same text")) standing.version = version;
     else this.standingSummaries.delete(uri);
     this.lastLinted.set(uri, version);
+    if (model && this.dirtyOpen.has(uri) && this.standingSummaries.get(uri)?.version !== version) this.lintModels.set(uri, { version, model });
+    else this.lintModels.delete(uri);
   }
 
   /** The index as a lint of `uri` sees it, recording what it consults for the next change. */
@@ -181,10 +191,13 @@ export class WorkerWorkspace {
     if (text.length > MAX_INDEXED_CHARACTERS) return;
     const dagFile = looksLikeDagFile(text);
     const standing = this.standingSummaries.get(uri);
+    const linted = this.lintModels.get(uri);
+    this.lintModels.delete(uri);
     if (standing?.version === document.version && standing.dagFile === dagFile) return;
     this.standingSummaries.delete(uri);
     try {
-      if (this.index.updateFromModel(file, new PythonModel(document.tree, text))) this.changedPaths.add(file);
+      const model = linted?.version === document.version ? linted.model : new PythonModel(document.tree, text);
+      if (this.index.updateFromModel(file, model)) this.changedPaths.add(file);
       if (this.lastLinted.get(uri) === document.version) this.standingSummaries.set(uri, { version: document.version, dagFile });
     } catch (error) {
       this.logError(`Could not index the open document ${uri}: ${String(error)}`);
