@@ -119,6 +119,27 @@ describe("which documents keep their syntax trees", () => {
     }
   });
 
+  test("a large document keeps its tree from its opening until it is idle, as if just edited", () => {
+    const clock = new FakeClock();
+    const documents = new WorkerDocuments(clock.now);
+    try {
+      const uri = "file:///large.py";
+      const large = `${DAG}\n${"# filler line of a large DAG file\n".repeat(Math.ceil(LARGE_DOCUMENT_CHARACTERS / 34))}`;
+      documents.open(uri, large, 1);
+      const opened = documents.get(uri)!;
+      findings(opened);
+      assert.equal(documents.settle(uri), false, "the tree stays after its first lint");
+      assert.equal(documents.get(uri), opened);
+      documents.open("file:///small.py", DAG, 1);
+      assert.equal(documents.settle("file:///small.py"), true, "a small document lets its tree go");
+      clock.time += IDLE_TREE_MS;
+      documents.sweep();
+      assert.notEqual(documents.get(uri), opened, "idle: the tree was let go");
+    } finally {
+      documents.dispose();
+    }
+  });
+
   test("an edited document keeps its tree; once dropped, the re-parse of the edited text matches a fresh parse", () => {
     const clock = new FakeClock();
     const documents = new WorkerDocuments(clock.now);

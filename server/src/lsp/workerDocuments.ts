@@ -4,12 +4,14 @@
  * document being edited, where each change re-parses incrementally from it. So only the few
  * documents changed most recently, and within the last IDLE_TREE_MS, keep theirs; any other
  * document is settled back to its text after each use and parsed again, in full, when next needed.
+ * A large document (LARGE_DOCUMENT_CHARACTERS) counts as edited from the moment it is opened.
  * Every open document keeps its last lint's findings (`IncrementalLinter`), so that a lint after a
  * change inside one function re-checks that function; the lint's tree goes with the document's.
  * The same findings, with their fixes as the engine gave them, answer the document's code actions,
  * and the next lint's findings are sent to the connection thread as a change to them.
  */
 import { ContentChange, Diagnostic, IncrementalLinter, PythonDocument } from "../engine";
+import { LARGE_DOCUMENT_CHARACTERS } from "./workerLanes";
 import type { SentDiagnostics } from "./diagnosticUpdates";
 
 /** A document's last findings, the version they were found in, and the number of their list among those sent for it. */
@@ -46,6 +48,9 @@ export class WorkerDocuments {
     this.edited.delete(uri);
     this.linters.delete(uri);
     this.lastLints.delete(uri);
+    // A large document keeps its tree for a while as if just edited: its first keystroke would
+    // otherwise parse the old text and the new one in full, hundreds of milliseconds before its lint.
+    if (text.length >= LARGE_DOCUMENT_CHARACTERS) this.markEdited(uri);
   }
 
   /** The linter that keeps the document's last lint (with its tree only while the document is being edited). */
@@ -66,6 +71,10 @@ export class WorkerDocuments {
       this.close(uri);
       throw error;
     }
+    this.markEdited(uri);
+  }
+
+  private markEdited(uri: string): void {
     this.edited.delete(uri);
     this.edited.set(uri, this.now());
     for (const [earliest] of this.edited) {
