@@ -37,6 +37,9 @@ export const MAX_UNUSED_DAYS = 30;
 
 const MS_PER_DAY = 86_400_000;
 
+const GITIGNORE = ".gitignore";
+const CACHEDIR_TAG_FILE = "CACHEDIR.TAG";
+
 /** The Cache Directory Tagging Specification's signature: backup and archiving tools skip the folder. */
 const CACHEDIR_TAG = `Signature: 8a477f597d28d172789f06886806bc55
 # This file is a cache directory tag created by airflow-state-lint.
@@ -121,6 +124,7 @@ export class LintCache {
   /** Entries this run wrote or used on a later day than they record: the file is saved only if there are any. */
   private readonly changed = new Set<string>();
   private problemReported = false;
+  private readonly now: number;
   private readonly today: number;
 
   constructor(
@@ -131,6 +135,7 @@ export class LintCache {
     now: number = Date.now(),
   ) {
     this.file = path.join(location.folder, `${location.engine}.json`);
+    this.now = now;
     this.today = Math.floor(now / MS_PER_DAY);
   }
 
@@ -194,14 +199,14 @@ export class LintCache {
     if (this.changed.size === 0) return;
     try {
       const merged = new Map<string, Entry>();
-      for (const [slot, entry] of readEntries(this.file) ?? []) if (this.today - entry.used <= MAX_UNUSED_DAYS) merged.set(slot, entry);
+      for (const [slot, entry] of readEntries(this.file) ?? []) if (this.inUse(entry)) merged.set(slot, entry);
       for (const [slot, entry] of this.loaded()) {
-        if (this.changed.has(slot) || (!merged.has(slot) && this.today - entry.used <= MAX_UNUSED_DAYS)) merged.set(slot, entry);
+        if (this.changed.has(slot) || (!merged.has(slot) && this.inUse(entry))) merged.set(slot, entry);
       }
       const contents: CacheFile = { format: FORMAT_VERSION, entries: Object.fromEntries(merged) };
       await fs.mkdir(this.location.folder, { recursive: true });
-      await writeIfAbsent(path.join(this.location.folder, ".gitignore"), "# Created by airflow-state-lint.\n*\n");
-      await writeIfAbsent(path.join(this.location.folder, "CACHEDIR.TAG"), CACHEDIR_TAG);
+      await writeIfAbsent(path.join(this.location.folder, GITIGNORE), "# Created by airflow-state-lint.\n*\n");
+      await writeIfAbsent(path.join(this.location.folder, CACHEDIR_TAG_FILE), CACHEDIR_TAG);
       // A name no other writer uses, in the same folder so the rename cannot cross file systems.
       const temporary = `${this.file}.${process.pid}-${Math.random().toString(36).slice(2)}.tmp`;
       await fs.writeFile(temporary, JSON.stringify(contents));
@@ -220,13 +225,18 @@ export class LintCache {
   /** Other builds' caches (and the folders older builds kept) that no run has written for MAX_UNUSED_DAYS: an upgrade leaves its predecessor's behind. */
   private async removeUnusedBuilds(): Promise<void> {
     const ours = path.basename(this.file);
-    const oldest = Date.now() - MAX_UNUSED_DAYS * MS_PER_DAY;
+    const oldest = this.now - MAX_UNUSED_DAYS * MS_PER_DAY;
     for (const name of await fs.readdir(this.location.folder).catch(() => [])) {
-      if (name === ours || name === ".gitignore" || name === "CACHEDIR.TAG") continue;
+      if (name === ours || name === GITIGNORE || name === CACHEDIR_TAG_FILE) continue;
       const target = path.join(this.location.folder, name);
       const stat = await fs.stat(target).catch(() => undefined);
       if (stat && stat.mtimeMs < oldest) await fs.rm(target, { recursive: true, force: true }).catch(() => undefined);
     }
+  }
+
+  /** Whether a run used the entry within MAX_UNUSED_DAYS (an entry read with no sensible day is not). */
+  private inUse(entry: Entry): boolean {
+    return this.today - entry.used <= MAX_UNUSED_DAYS;
   }
 
   private loaded(): Map<string, Entry> {

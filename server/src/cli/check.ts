@@ -117,6 +117,11 @@ async function prepare(file: string, settings: CheckSettings, stdinText?: string
   return { outcome, text, byteOrderMark, uri, document, lint: configuration.lint, baselineText, airflowPin, cacheKey };
 }
 
+/** A file whose check threw: reported with the others, as an internal error, instead of being dropped. */
+export function crashedOutcome(file: string, error: unknown): FileOutcome {
+  return { file, diagnostics: [], fixed: 0, errors: [`internal error while checking the file: ${error instanceof Error ? error.message : String(error)}`] };
+}
+
 /** The outcome of a file when it needs no lint (it could not be read, or the cache knows its findings); undefined when it must be checked. */
 export async function outcomeWithoutLint(file: string, settings: CheckSettings): Promise<FileOutcome | undefined> {
   const prepared = await prepare(file, settings);

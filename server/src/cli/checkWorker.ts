@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { GitBaselines } from "../engine/project/git";
-import { checkFile, FileOutcome } from "./check";
+import { checkFile, crashedOutcome, FileOutcome } from "./check";
 import { mapConcurrently } from "./files";
 import { CheckJob, checkSettings } from "./job";
 
@@ -23,11 +23,6 @@ export type ToWorker = { type: "check"; batch: { index: number; file: string }[]
 
 /** Worker → main thread. */
 export type FromWorker = { type: "checked"; outcomes: { index: number; outcome: FileOutcome }[] } | { type: "warning"; message: string };
-
-/** A file whose check threw is reported with the others, instead of leaving its batch unanswered. */
-function crashed(file: string, error: unknown): FileOutcome {
-  return { file, diagnostics: [], fixed: 0, errors: [`internal error while checking the file: ${error instanceof Error ? error.message : String(error)}`] };
-}
 
 export function isCheckWorker(data: unknown): data is CheckWorkerData {
   return (data as CheckWorkerData | undefined)?.kind === CHECK_WORKER;
@@ -47,7 +42,7 @@ export function serveChecks(): void {
       port.close();
       return;
     }
-    void mapConcurrently(message.batch, concurrentFiles, async ({ index, file }) => ({ index, outcome: await checkFile(file, settings).catch((error: unknown) => crashed(file, error)) })).then(
+    void mapConcurrently(message.batch, concurrentFiles, async ({ index, file }) => ({ index, outcome: await checkFile(file, settings).catch((error: unknown) => crashedOutcome(file, error)) })).then(
       (outcomes) => post({ type: "checked", outcomes }),
     );
   });

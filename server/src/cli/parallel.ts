@@ -8,7 +8,7 @@
  */
 import * as os from "node:os";
 import { Worker } from "node:worker_threads";
-import { checkFile, CheckSettings, FileOutcome, outcomeWithoutLint } from "./check";
+import { checkFile, CheckSettings, crashedOutcome, FileOutcome, outcomeWithoutLint } from "./check";
 import { CHECK_WORKER, CheckWorkerData, FromWorker, ToWorker } from "./checkWorker";
 import { mapConcurrently } from "./files";
 import { CheckJob } from "./job";
@@ -97,7 +97,7 @@ export class StreamingCheck {
             else this.queue(index);
           },
           (error: unknown) => {
-            this.outcomes[index] = { file: this.files[index], diagnostics: [], fixed: 0, errors: [`internal error while checking the file: ${error instanceof Error ? error.message : String(error)}`] };
+            this.outcomes[index] = crashedOutcome(this.files[index], error);
           },
         )
         .finally(() => {
@@ -116,7 +116,7 @@ export class StreamingCheck {
       this.pool = new ThreadPool(this.job, this.options, (done, outcome) => (this.outcomes[done] = outcome));
       for (const queued of this.toLint) this.pool.submit(queued, this.files[queued]);
     }
-    this.pool?.grow(this.options.forced ? this.options.threads : Math.min(this.options.threads, Math.ceil(this.toLint.length / MIN_FILES_FOR_THREADS)));
+    this.pool?.grow(this.options.forced ? this.options.threads : Math.ceil(this.toLint.length / MIN_FILES_FOR_THREADS));
   }
 }
 
