@@ -46,8 +46,6 @@ export class WorkerWorkspace {
   private rootsGeneration = this.index.rootsGeneration;
   private readonly pendingReport = new Set<string>();
   private reportTimer: NodeJS.Timeout | undefined;
-  /** The version of each open document last linted. */
-  private readonly lastLinted = new Map<string, number>();
   /**
    * Open documents whose summary still describes the version linted last: it was made from a
    * version then linted, and each lint since re-checked one function's body. `dagFile` is the one
@@ -58,7 +56,7 @@ export class WorkerWorkspace {
   private readonly lintModels = new Map<string, { version: number; model: PythonModel }>();
 
   constructor(
-    private readonly documents: Pick<WorkerDocuments, "get" | "has" | "isBeingEdited">,
+    private readonly documents: Pick<WorkerDocuments, "get" | "has" | "isBeingEdited" | "lastLint">,
     private readonly report: (uris: string[]) => void,
     private readonly logError: (message: string) => void,
   ) {}
@@ -79,7 +77,6 @@ export class WorkerWorkspace {
   }
 
   opened(uri: string): void {
-    this.lastLinted.delete(uri);
     this.standingSummaries.delete(uri);
     this.lintModels.delete(uri);
     const file = filePathOf(uri);
@@ -99,20 +96,19 @@ export class WorkerWorkspace {
     if (file && this.openPaths.get(file) === uri) this.openPaths.delete(file);
     this.dirtyOpen.delete(uri);
     this.consultedBy.delete(uri);
-    this.lastLinted.delete(uri);
     this.standingSummaries.delete(uri);
     this.lintModels.delete(uri);
   }
 
   /**
    * After a lint of the document at `version`, made as `mode` says (undefined: not by its
-   * IncrementalLinter), which built `model` of the whole file when a rule asked for one.
+   * IncrementalLinter), which built `model` of the whole file when a rule asked for one. Told
+   * before the documents remember the lint, so that their last lint is still the one before it.
    */
   linted(uri: string, version: number, mode: LintMode | undefined, model?: PythonModel): void {
     const standing = this.standingSummaries.get(uri);
-    if (standing && standing.version === this.lastLinted.get(uri) && (mode === "edited function" || mode === "same text")) standing.version = version;
+    if (standing && standing.version === this.documents.lastLint(uri)?.version && (mode === "edited function" || mode === "same text")) standing.version = version;
     else this.standingSummaries.delete(uri);
-    this.lastLinted.set(uri, version);
     if (model && this.dirtyOpen.has(uri) && this.standingSummaries.get(uri)?.version !== version) this.lintModels.set(uri, { version, model });
     else this.lintModels.delete(uri);
   }
@@ -198,7 +194,7 @@ export class WorkerWorkspace {
     try {
       const model = linted?.version === document.version ? linted.model : new PythonModel(document.tree, text);
       if (this.index.updateFromModel(file, model)) this.changedPaths.add(file);
-      if (this.lastLinted.get(uri) === document.version) this.standingSummaries.set(uri, { version: document.version, dagFile });
+      if (this.documents.lastLint(uri)?.version === document.version) this.standingSummaries.set(uri, { version: document.version, dagFile });
     } catch (error) {
       this.logError(`Could not index the open document ${uri}: ${String(error)}`);
     }
