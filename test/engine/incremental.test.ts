@@ -13,6 +13,7 @@ import { describe, test } from "node:test";
 import { ContentChange, Diagnostic, IncrementalLinter, lint, LintOptions, PythonDocument } from "../../server/src/engine";
 import { changeBetween } from "../../server/src/engine/incremental";
 import { parsePython, SyntaxNode } from "../../server/src/engine/syntax/parser";
+import { definitionsFound } from "../../server/src/engine/python/definitions";
 import { generateCorpus } from "../bench/corpus";
 
 const ROOT = path.resolve(__dirname, "../../..");
@@ -70,6 +71,12 @@ function functionsOf(text: string): SyntaxNode[] {
   return parsePython(text).rootNode.descendantsOfType("function_definition");
 }
 
+/** The definitions the last lint's model carried over (when it built one) are those a search of the tree finds. */
+function assertDefinitionsAsFound(linter: IncrementalLinter, document: PythonDocument, message: string): void {
+  const model = linter.lastModel;
+  if (model) assert.deepEqual(model.definitionPlaces, definitionsFound(parsePython(document.analysedText()), document.analysedText()).places, message);
+}
+
 function comparable(diagnostics: Diagnostic[]): string {
   return JSON.stringify(diagnostics);
 }
@@ -93,6 +100,7 @@ describe("a lint after an edit gives what a lint from scratch gives", () => {
           document.update([changeAt(document, start, end, inserted)], 2);
           const afterEdit = linter.lint(document, options);
           assert.equal(comparable(afterEdit), comparable(lint(new PythonDocument("file:///edited.py", document.getText()), options)), `${source.name}: ${JSON.stringify(inserted)} at ${start}`);
+          assertDefinitionsAsFound(linter, document, `${source.name}: definitions after ${JSON.stringify(inserted)} at ${start}`);
           const kind = byEdit.get(inserted.replace(/\w+\.expand/, "f.expand").trim()) ?? { lints: 0, edited: 0 };
           byEdit.set(inserted.replace(/\w+\.expand/, "f.expand").trim(), kind);
           if (linter.lastMode === "edited function") kind.edited++;
@@ -100,6 +108,7 @@ describe("a lint after an edit gives what a lint from scratch gives", () => {
           const afterUndo = linter.lint(document, options);
           assert.equal(document.getText(), source.text);
           assert.equal(comparable(afterUndo), comparable(lint(new PythonDocument("file:///edited.py", source.text), options)), `${source.name}: undo of ${JSON.stringify(inserted)} at ${start}`);
+          assertDefinitionsAsFound(linter, document, `${source.name}: definitions after the undo of ${JSON.stringify(inserted)} at ${start}`);
           if (linter.lastMode === "edited function") kind.edited++;
           kind.lints += 2;
         }

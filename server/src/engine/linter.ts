@@ -13,6 +13,7 @@ import { Report, Rule, RuleContext } from "./rules/rule";
 import { allRules } from "./rules";
 import { gateInputs } from "./rules/textGates";
 import { SemanticModel, semanticModel } from "./airflow/model";
+import { KnownDefinitions, knownDefinitions } from "./python/definitions";
 import { Diagnostic, Fix, OffsetRange, SeveritySetting, TextEdit } from "./types";
 
 export interface LintOptions {
@@ -66,15 +67,24 @@ export interface CheckResult {
  */
 export type RegionChooser = (context: RuleContext) => readonly OffsetRange[] | undefined;
 
+/** What a lint knows from the document's last one (`IncrementalLinter`): after an edit, or of the same text. */
+export interface FromLastLint {
+  /** The regions the rules with a `scope` examine. */
+  chooseRegions?: RegionChooser;
+  /** The definitions of the last text, and the edit since. */
+  definitions?: KnownDefinitions;
+}
+
 /** The findings, and the analysis context they came from. */
-export function check(document: PythonDocument, options: LintOptions = {}, chooseRegions?: RegionChooser): CheckResult {
+export function check(document: PythonDocument, options: LintOptions = {}, fromLastLint: FromLastLint = {}): CheckResult {
   if (!document.isRelevant()) return { diagnostics: [], rules: [] };
   const file: FileInputs = { text: document.analysedText(), path: options.path, baselineText: options.baselineText, workspace: options.workspace, airflowPin: options.airflowPin };
   // Rules whose text test fails could report nothing here; when that is every rule, the file is not even parsed.
   const gates = gateInputs(file);
   const rules = enabledRules(options).filter((rule) => !rule.mayReport || rule.mayReport(gates));
   if (rules.length === 0) return { diagnostics: [], rules };
-  const checker = new Checker(document, file, options, chooseRegions);
+  const checker = new Checker(document, file, options, fromLastLint.chooseRegions);
+  if (fromLastLint.definitions) checker.provide(knownDefinitions, fromLastLint.definitions);
   for (const rule of rules) checker.run(rule);
   return { diagnostics: checker.diagnostics.sort(inDocumentOrder), context: checker, rules, regions: checker.chosenRegions };
 }

@@ -6,7 +6,7 @@
  */
 import { analysis, AnalysisContext } from "../context";
 import { attributeCalls, callsNamed, keywordCalls, SyntaxNode, Tree } from "../syntax/parser";
-import { CallInfo, ClassInfo as PythonClassInfo, FunctionInfo as PythonFunctionInfo, PythonModel } from "../python/model";
+import { CallInfo, ClassInfo as PythonClassInfo, DefinedFunction, FunctionInfo as PythonFunctionInfo, PythonModel } from "../python/model";
 import { Binding, Scope } from "../python/scope";
 import { callArguments, CallArguments, KeywordArgument, plainString, unparenthesize } from "../syntax/nodes";
 import type { OffsetRange } from "../types";
@@ -106,31 +106,8 @@ export class SemanticModel extends PythonModel<FunctionInfo> {
     if (!context) this.context.provide(semanticModel, this);
   }
 
-  protected override describeFunction(fn: PythonFunctionInfo): FunctionInfo {
-    // The class is set once every class is known (PythonModel.buildScopes). Whether the function is
-    // a task, and the operators that run it (which resolves every `python_callable=` call's callee),
-    // are worked out when something asks: a lint after an edit asks of the edited function and the
-    // few its rules look at. The object is extended, not copied, so that what the Python model
-    // reads lazily (the parameters) stays lazy.
-    let task: TaskDecorator | undefined | null = null;
-    const callableOf: CallInfo[] = [];
-    const described = Object.assign(fn, { enclosingClass: undefined });
-    return Object.defineProperties(described, {
-      task: {
-        enumerable: true,
-        get: () => {
-          if (task === null) task = this.taskDecoratorOf(fn.node);
-          return task;
-        },
-      },
-      callableOf: {
-        enumerable: true,
-        get: () => {
-          this.findOperatorCallables();
-          return callableOf;
-        },
-      },
-    }) as FunctionInfo;
+  protected override defineFunction(scope: Scope, range: OffsetRange, name: string, binding: Binding): FunctionInfo {
+    return new AirflowFunction(this, scope, range, name, binding);
   }
 
   // ---- DAGs ----
@@ -169,13 +146,13 @@ export class SemanticModel extends PythonModel<FunctionInfo> {
 
   /** The store calls made in `fn` itself (not in functions nested in it). */
   storeCallsOf(fn: FunctionInfo): StoreCall[] {
-    return this.storeCallsWithin([{ start: fn.node.startIndex, end: fn.node.endIndex }]).filter((call) => call.function === fn);
+    return this.storeCallsWithin([fn.range]).filter((call) => call.function === fn);
   }
 
   /** The functions whose definitions overlap `regions` (every one when undefined): those in them and those around them. */
   functionsOverlapping(regions: readonly OffsetRange[] | undefined): FunctionInfo[] {
     if (!regions) return this.functions;
-    return this.functions.filter((fn) => regions.some((r) => fn.node.startIndex < r.end && r.start < fn.node.endIndex));
+    return this.functions.filter((fn) => regions.some((r) => fn.range.start < r.end && r.start < fn.range.end));
   }
 
   private findStoreCalls(candidates: readonly SyntaxNode[]): StoreCall[] {
@@ -283,7 +260,7 @@ export class SemanticModel extends PythonModel<FunctionInfo> {
   }
 
   /** The TaskFlow decorator (`@task`, `@task.virtualenv(...)`) of a function's definition, if it has one. */
-  private taskDecoratorOf(definition: SyntaxNode): TaskDecorator | undefined {
+  taskDecoratorOf(definition: SyntaxNode): TaskDecorator | undefined {
     const decorated = definition.parent;
     if (decorated?.type !== "decorated_definition") return undefined;
     for (const decorator of decorated.namedChildren) {
@@ -302,7 +279,7 @@ export class SemanticModel extends PythonModel<FunctionInfo> {
   }
 
   /** Finds, once, the operators that run functions of the file as tasks (`PythonOperator(python_callable=f)`). */
-  private findOperatorCallables(): void {
+  findOperatorCallables(): void {
     if (this.operatorCallablesFound) return;
     this.operatorCallablesFound = true;
     // The text says cheaply whether any call can pass `python_callable=`.
@@ -349,5 +326,36 @@ export class SemanticModel extends PythonModel<FunctionInfo> {
     if (!value) return undefined;
     const resolved = this.resolveValue(value);
     return resolved.type === "dictionary" ? resolved : undefined;
+  }
+}
+
+/**
+ * A function, with what Airflow makes of it. Whether it is a task, and the operators that run it
+ * (which resolves every `python_callable=` call's callee), are worked out when something asks: a
+ * lint after an edit asks of the edited function and the few its rules look at.
+ */
+class AirflowFunction extends DefinedFunction implements FunctionInfo {
+  declare enclosingClass?: ClassInfo;
+  private taskDecorator: TaskDecorator | undefined | null = null;
+  private readonly operatorCalls: CallInfo[] = [];
+
+  constructor(
+    private readonly model: SemanticModel,
+    scope: Scope,
+    range: OffsetRange,
+    name: string,
+    binding: Binding,
+  ) {
+    super(scope, range, name, binding);
+  }
+
+  get task(): TaskDecorator | undefined {
+    if (this.taskDecorator === null) this.taskDecorator = this.model.taskDecoratorOf(this.node);
+    return this.taskDecorator;
+  }
+
+  get callableOf(): CallInfo[] {
+    this.model.findOperatorCallables();
+    return this.operatorCalls;
   }
 }

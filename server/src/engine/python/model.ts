@@ -4,7 +4,8 @@
  * builds on it. Built once per parse; calls are worked out on first use.
  */
 import { AnalysisContext } from "../context";
-import { definitions, identifiersSpelled, statementAt, SyntaxNode, Tree } from "../syntax/parser";
+import { identifiersSpelled, statementAt, SyntaxNode, Tree } from "../syntax/parser";
+import { DefinitionPlace, definitionNodeAt, definitionsFound, knownDefinitions, knownDefinitionsIn } from "./definitions";
 import { Binding, BindingSource, Scope } from "./scope";
 import { callArguments, CallArguments, dottedParts, unparenthesize } from "../syntax/nodes";
 import { withLineFeeds } from "../syntax/lineBreaks";
@@ -22,7 +23,10 @@ export interface Parameter {
 }
 
 export interface FunctionInfo {
+  /** Found in the tree when first asked for (`python/definitions.ts`): read `range` for where it is. */
   node: SyntaxNode;
+  /** The definition node's range (decorators excluded), known without the node. */
+  range: OffsetRange;
   name: string;
   nameNode: SyntaxNode;
   parameters: Parameter[];
@@ -33,7 +37,9 @@ export interface FunctionInfo {
 }
 
 export interface ClassInfo<F extends FunctionInfo = FunctionInfo> {
+  /** Found in the tree when first asked for, as a function's. */
   node: SyntaxNode;
+  range: OffsetRange;
   name: string;
   nameNode: SyntaxNode;
   /** Base class expressions, keyword arguments (`metaclass=`) excluded. */
@@ -94,10 +100,15 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
   readonly context: AnalysisContext;
   readonly functions: F[] = [];
   readonly classes: ClassInfo<F>[] = [];
-  private readonly scopes = new Map<number, Scope>();
   /** Function and class scopes in order of their body's start, for offset lookups. */
   private readonly scopesByStart: Scope[] = [];
-  private readonly functionsByNode = new Map<number, F>();
+  private readonly functionsByScope = new Map<Scope, F>();
+  /** The functions by the binding of their names. */
+  private readonly functionsByBinding = new Map<Binding, F>();
+  /** Where the file's definitions are; the front end carries them over to the model of an edited text (`IncrementalLinter`). */
+  readonly definitionPlaces: readonly DefinitionPlace[];
+  /** The definition nodes at hand, by start: those found in the tree; the others are found when asked for. */
+  private readonly definitionNodes: Map<number, SyntaxNode>;
   private callList?: CallInfo[];
   private classesByName?: Map<string, ClassInfo<F>[]>;
   /** Names whose bindings are complete in every scope; `"all"` once every statement is bound. */
@@ -125,8 +136,13 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
     this.context = context ?? new AnalysisContext({ text: this.text }, tree);
     this.module = new Scope("module", tree.rootNode, undefined, 0, Number.MAX_SAFE_INTEGER, this);
     // Definitions are bound now; a function's parameters when a name is first looked up in it, the
-    // other statements when a name is asked about.
-    this.buildScopes(definitions(this.tree, this.text));
+    // other statements when a name is asked about. After an edit inside one function, most of the
+    // definitions' places are the last lint's.
+    const known = this.context.peek(knownDefinitions);
+    const found = (known && knownDefinitionsIn(known, tree, this.text)) ?? definitionsFound(tree, this.text);
+    this.definitionPlaces = found.places;
+    this.definitionNodes = found.nodes;
+    this.buildScopes(found.places);
   }
 
   // ---- binding on demand ----
@@ -192,7 +208,7 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
   private bindParameters(scope: Scope): void {
     if (scope.kind !== "function" || this.parametersBound.has(scope)) return;
     this.parametersBound.add(scope);
-    const fn = this.functionsByNode.get(scope.node.startIndex);
+    const fn = this.functionsByScope.get(scope);
     for (const p of fn?.parameters ?? []) scope.add({ name: p.name, kind: "parameter", target: p.nameNode, value: p.default });
   }
 
@@ -247,8 +263,8 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
   }
 
   /** What this model keeps of a function; a layer above adds its own facts. */
-  protected describeFunction(fn: FunctionInfo): F {
-    return fn as F;
+  protected defineFunction(scope: Scope, range: OffsetRange, name: string, binding: Binding): F {
+    return new DefinedFunction(scope, range, name, binding) as FunctionInfo as F;
   }
 
   get root(): SyntaxNode {
@@ -308,7 +324,7 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
   /** The innermost function whose body contains `node`. */
   functionOf(node: SyntaxNode): F | undefined {
     for (let scope: Scope | undefined = this.scopeOf(node); scope; scope = scope.parent) {
-      if (scope.kind === "function") return this.functionsByNode.get(scope.node.startIndex);
+      if (scope.kind === "function") return this.functionsByScope.get(scope);
     }
     return undefined;
   }
@@ -360,7 +376,7 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
   functionNamed(name: string, scope: Scope = this.module): F | undefined {
     const binding = scope.unique(name);
     if (!binding || binding.kind !== "function") return undefined;
-    return this.functionsByNode.get(binding.target.parent!.startIndex);
+    return this.functionsByBinding.get(binding);
   }
 
   classNamed(name: string): ClassInfo<F> | undefined {
@@ -441,45 +457,35 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
 
   // ---- construction ----
 
-  /** `definitions`: the file's function and class definitions, in document order. */
-  private buildScopes(definitions: SyntaxNode[]): void {
-    // descendantsOfType returns nodes in document order, so a parent's scope exists before its children's.
-    for (const node of definitions) {
-      const body = node.childForFieldName("body");
-      const parent = this.scopeOf(node);
-      const scope = new Scope(node.type === "class_definition" ? "class" : "function", node, parent, body?.startIndex ?? node.endIndex, body?.endIndex ?? node.endIndex, this);
-      this.scopes.set(node.startIndex, scope);
+  /** The scopes, functions and classes of the definitions at `places` (in document order). */
+  private buildScopes(places: readonly DefinitionPlace[]): void {
+    // In document order, a parent's scope exists before its children's.
+    const scopes: Scope[] = [];
+    for (const place of places) {
+      const scope = new Scope(place.kind, () => this.definitionNode(place), this.scopeAt(place.start), place.bodyStart, place.bodyEnd, this);
+      scopes.push(scope);
       this.scopesByStart.push(scope);
     }
-    for (const node of definitions) {
-      const nameNode = node.childForFieldName("name");
-      if (!nameNode) continue;
-      const scope = this.scopes.get(node.startIndex)!;
+    const classesByScope = new Map<Scope, ClassInfo<F>>();
+    for (let index = 0; index < places.length; index++) {
+      const place = places[index];
+      const name = place.name;
+      if (name === undefined) continue;
+      const scope = scopes[index];
       const parentScope = scope.parent!;
-      if (node.type === "class_definition") {
-        const cls = this.classInfo(node, nameNode, scope);
+      const range = { start: place.start, end: place.end };
+      const binding = parentScope.addDefinition(name, place.kind, scope);
+      if (place.kind === "class") {
+        const cls = new DefinedClass<F>(this, scope, range, name, binding);
         this.classes.push(cls);
-        parentScope.add({ name: cls.name, kind: "class", target: nameNode });
-      } else {
-        let parameters: Parameter[] | undefined;
-        const fn = this.describeFunction({
-          node,
-          name: nameNode.text,
-          nameNode,
-          // Read when asked (and bound when a name is first looked up in the function: bindParameters).
-          get parameters() {
-            return (parameters ??= parametersOf(node));
-          },
-          scope,
-        });
-        this.functions.push(fn);
-        this.functionsByNode.set(node.startIndex, fn);
-        parentScope.add({ name: fn.name, kind: "function", target: nameNode });
+        classesByScope.set(scope, cls);
+        continue;
       }
-    }
-    const classesByScope = new Map(this.classes.map((cls) => [cls.scope, cls]));
-    for (const fn of this.functions) {
-      const cls = fn.scope.parent && classesByScope.get(fn.scope.parent);
+      const fn = this.defineFunction(scope, range, name, binding);
+      this.functions.push(fn);
+      this.functionsByScope.set(scope, fn);
+      this.functionsByBinding.set(binding, fn);
+      const cls = classesByScope.get(parentScope);
       if (cls) {
         fn.enclosingClass = cls;
         cls.methods.set(fn.name, fn);
@@ -487,34 +493,14 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
     }
   }
 
-  private classInfo(node: SyntaxNode, nameNode: SyntaxNode, scope: Scope): ClassInfo<F> {
-    const superclasses = node.childForFieldName("superclasses");
-    const bases = superclasses ? superclasses.namedChildren.filter((c) => c.type !== "keyword_argument" && c.type !== "comment") : [];
-    // The bases' names and the attributes need bindings, which are made on demand: so are these.
-    let baseNames: (string | undefined)[] | undefined;
-    let attributes: Map<string, Binding> | undefined;
-    const model = this;
-    return {
-      node,
-      name: nameNode.text,
-      nameNode,
-      bases,
-      get baseNames() {
-        return (baseNames ??= bases.map((b) => model.qualifiedName(b)));
-      },
-      get attributes() {
-        if (!attributes) {
-          attributes = new Map();
-          for (const [name, bindings] of scope.bindings) {
-            const assigned = bindings.filter((b) => b.kind === "assign");
-            if (assigned.length > 0) attributes.set(name, assigned[assigned.length - 1]);
-          }
-        }
-        return attributes;
-      },
-      methods: new Map(),
-      scope,
-    };
+  /** The node of the definition at `place`: the one found with it, or found again now. */
+  private definitionNode(place: DefinitionPlace): SyntaxNode {
+    let node = this.definitionNodes.get(place.start);
+    if (!node) {
+      node = definitionNodeAt(this.tree, this.text, place);
+      this.definitionNodes.set(place.start, node);
+    }
+    return node;
   }
 
   private bindImport(node: SyntaxNode): void {
@@ -568,6 +554,84 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
     }
   }
 
+}
+
+/**
+ * A function of the file: its node, name node and parameters are read when first asked for (and its
+ * parameters bound when a name is first looked up in it: `bindParameters`).
+ */
+export class DefinedFunction implements FunctionInfo {
+  enclosingClass?: ClassInfo;
+  private parameterList: Parameter[] | undefined;
+
+  constructor(
+    readonly scope: Scope,
+    readonly range: OffsetRange,
+    readonly name: string,
+    private readonly binding: Binding,
+  ) {}
+
+  get node(): SyntaxNode {
+    return this.scope.node;
+  }
+
+  get nameNode(): SyntaxNode {
+    return this.binding.target;
+  }
+
+  get parameters(): Parameter[] {
+    return (this.parameterList ??= parametersOf(this.node));
+  }
+}
+
+/**
+ * A class of the file: its node, bases, their names and its attributes are read when first asked
+ * for (the names and the attributes need bindings, which are made on demand).
+ */
+class DefinedClass<F extends FunctionInfo> implements ClassInfo<F> {
+  readonly methods = new Map<string, F>();
+  private baseList: SyntaxNode[] | undefined;
+  private baseNameList: (string | undefined)[] | undefined;
+  private attributeMap: Map<string, Binding> | undefined;
+
+  constructor(
+    private readonly model: PythonModel<F>,
+    readonly scope: Scope,
+    readonly range: OffsetRange,
+    readonly name: string,
+    private readonly binding: Binding,
+  ) {}
+
+  get node(): SyntaxNode {
+    return this.scope.node;
+  }
+
+  get nameNode(): SyntaxNode {
+    return this.binding.target;
+  }
+
+  get bases(): SyntaxNode[] {
+    if (!this.baseList) {
+      const superclasses = this.node.childForFieldName("superclasses");
+      this.baseList = superclasses ? superclasses.namedChildren.filter((c) => c.type !== "keyword_argument" && c.type !== "comment") : [];
+    }
+    return this.baseList;
+  }
+
+  get baseNames(): (string | undefined)[] {
+    return (this.baseNameList ??= this.bases.map((b) => this.model.qualifiedName(b)));
+  }
+
+  get attributes(): Map<string, Binding> {
+    if (!this.attributeMap) {
+      this.attributeMap = new Map();
+      for (const [name, bindings] of this.scope.bindings) {
+        const assigned = bindings.filter((b) => b.kind === "assign");
+        if (assigned.length > 0) this.attributeMap.set(name, assigned[assigned.length - 1]);
+      }
+    }
+    return this.attributeMap;
+  }
 }
 
 /** Past this many names bound one by one, binding every statement at once costs less. */

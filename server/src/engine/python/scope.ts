@@ -35,16 +35,26 @@ export interface BindingSource {
 
 export class Scope {
   private readonly byName = new Map<string, Binding[]>();
+  private definitionNode: SyntaxNode | (() => SyntaxNode);
 
   constructor(
     readonly kind: ScopeKind,
-    readonly node: SyntaxNode,
+    /** The module, or the definition; or how to find the definition when it is first asked for (`python/definitions.ts`). */
+    node: SyntaxNode | (() => SyntaxNode),
     readonly parent: Scope | undefined,
     /** UTF-16 offsets of the body the scope's names are visible in (the module: the whole file). */
     readonly bodyStart: number,
     readonly bodyEnd: number,
     private readonly source?: BindingSource,
-  ) {}
+  ) {
+    this.definitionNode = node;
+  }
+
+  /** The module, or the function or class definition. */
+  get node(): SyntaxNode {
+    if (typeof this.definitionNode === "function") this.definitionNode = this.definitionNode();
+    return this.definitionNode;
+  }
 
   /** Every name bound in this scope, with its bindings. Listing them binds every name of the file first. */
   get bindings(): ReadonlyMap<string, Binding[]> {
@@ -67,16 +77,24 @@ export class Scope {
    * the order of their targets in the text, however the statements were found.
    */
   add(binding: Omit<Binding, "scope">): Binding {
-    const full = { ...binding, scope: this };
+    return this.insert({ ...binding, scope: this });
+  }
+
+  /** Adds the binding of the function or class whose scope is `defined`, defined in this scope. */
+  addDefinition(name: string, kind: "function" | "class", defined: Scope): Binding {
+    return this.insert(new DefinitionBinding(name, kind, this, defined));
+  }
+
+  private insert(binding: Binding): Binding {
     const list = this.byName.get(binding.name);
     if (!list) {
-      this.byName.set(binding.name, [full]);
-      return full;
+      this.byName.set(binding.name, [binding]);
+      return binding;
     }
     let at = list.length;
-    while (at > 0 && comesBefore(full, list[at - 1])) at--;
-    list.splice(at, 0, full);
-    return full;
+    while (at > 0 && comesBefore(binding, list[at - 1])) at--;
+    list.splice(at, 0, binding);
+    return binding;
   }
 
   /** The bindings of `name` as seen from this scope, following Python's rule that class bodies do not enclose methods. */
@@ -95,6 +113,25 @@ export class Scope {
   unique(name: string): Binding | undefined {
     const bindings = this.lookup(name);
     return bindings && bindings.length === 1 ? bindings[0] : undefined;
+  }
+}
+
+/**
+ * The binding of a function or class, whose name node is found when something first reads it:
+ * most definitions' names are never looked at in a lint.
+ */
+class DefinitionBinding implements Binding {
+  private nameNode: SyntaxNode | undefined;
+
+  constructor(
+    readonly name: string,
+    readonly kind: "function" | "class",
+    readonly scope: Scope,
+    private readonly defined: Scope,
+  ) {}
+
+  get target(): SyntaxNode {
+    return (this.nameNode ??= this.defined.node.childForFieldName("name")!);
   }
 }
 

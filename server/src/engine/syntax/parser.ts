@@ -441,24 +441,32 @@ export function attributeCalls(tree: Tree, text: string, names: readonly string[
  * The function and class definitions of the tree, in document order: what
  * `root.descendantsOfType(["function_definition", "class_definition"])` returns, found from the
  * keywords `def` and `class` in `text` (the tree's whole source) instead of a walk of every node.
+ * With `within`, only those whose keyword lies inside it.
  */
-export function definitions(tree: Tree, text: string): SyntaxNode[] {
+export function definitions(tree: Tree, text: string, within?: OffsetRange): SyntaxNode[] {
   const root = tree.rootNode;
   const found: SyntaxNode[] = [];
-  for (const match of text.matchAll(/\b(?:def|class)\b/g)) {
-    // The keyword is an anonymous token, so the smallest named node around it is its parent: a
-    // definition that starts with it is found in one call. (`async def` starts before its `def`.)
-    const around = root.namedDescendantForIndex(match.index, match.index + match[0].length);
-    if (around.startIndex === match.index && (around.type === "function_definition" || around.type === "class_definition")) {
-      found.push(around);
-      continue;
-    }
-    const keyword = root.descendantForIndex(match.index, match.index + match[0].length);
-    if (keyword.type !== match[0] || keyword.startIndex !== match.index) continue;
-    const definition = keyword.parent;
-    if (definition && (definition.type === "function_definition" || definition.type === "class_definition")) found.push(definition);
+  const keywords = /\b(?:def|class)\b/g;
+  keywords.lastIndex = within?.start ?? 0;
+  const searchEnd = within?.end ?? text.length;
+  for (let match = keywords.exec(text); match && match.index < searchEnd; match = keywords.exec(text)) {
+    const definition = definitionWithKeyword(root, match.index, match[0]);
+    if (definition) found.push(definition);
   }
   return found;
+}
+
+/** The function or class definition whose keyword (`def` or `class`) is the one at `start`, if that word is one. */
+export function definitionWithKeyword(root: SyntaxNode, start: number, keyword: string): SyntaxNode | undefined {
+  // The keyword is an anonymous token, so the smallest named node around it is its parent: a
+  // definition that starts with it is found in one call. (`async def` starts before its `def`.)
+  const end = start + keyword.length;
+  const around = root.namedDescendantForIndex(start, end);
+  if (around.startIndex === start && (around.type === "function_definition" || around.type === "class_definition")) return around;
+  const token = root.descendantForIndex(start, end);
+  if (token.type !== keyword || token.startIndex !== start) return undefined;
+  const definition = token.parent;
+  return definition && (definition.type === "function_definition" || definition.type === "class_definition") ? definition : undefined;
 }
 
 /**
