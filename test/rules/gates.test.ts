@@ -12,6 +12,7 @@ import { allRules, Diagnostic, lint, LintOptions, PythonDocument, Rule, Workspac
 import { AirflowPin } from "../../server/src/engine/project";
 import { mentionsStore, StoreName, TextFacts } from "../../server/src/engine/rules/textGates";
 import { fromRoot } from "../support/paths";
+import { Random } from "../bench/random";
 
 const ungated: readonly Rule[] = allRules.map((rule) => ({ ...rule, mayReport: undefined }));
 
@@ -110,5 +111,40 @@ describe("rules' text tests", () => {
         for (const stores of asking) assert.equal(facts.mentionsStore(stores), mentionsStore(text, stores), `${text} asked ${String(stores)}`);
       }
     }
+  });
+
+  test("the facts of an edited text, worked out from the last text's, are those of the edited text", () => {
+    // Short texts over a small alphabet, so that edits make, split, move and remove the words often.
+    const words = ["set", "class", "task_state_store", "asset_state_store", "xcom_push"];
+    const pieces = ["set", "s", "et", "class", "cla", "task_state_store", "task_st", "ate_store", '"', "'", " ", "\n", "#", "x", "asset_", "state_store", "xcom_", "push"];
+    const random = new Random(7);
+    const piecesText = (count: number) => Array.from({ length: count }, () => random.pick(pieces)).join("");
+    let checked = 0;
+    for (let run = 0; run < 300; run++) {
+      let text = piecesText(random.int(0, 30));
+      let facts = new TextFacts(text);
+      // Some answers known before the edit, some not.
+      for (const word of words) if (random.chance(0.5)) facts.includes(word);
+      if (random.chance(0.5)) facts.mentionsStore();
+      for (let step = 0; step < 6; step++) {
+        const start = random.int(0, text.length);
+        const oldEnd = random.int(start, Math.min(text.length, start + 8));
+        const inserted = piecesText(random.int(0, 3));
+        const edited = text.slice(0, start) + inserted + text.slice(oldEnd);
+        facts.settle();
+        const after = TextFacts.afterEdit(edited, facts, { start, oldEnd, newEnd: start + inserted.length });
+        const fresh = new TextFacts(edited);
+        for (const word of words) {
+          assert.equal(after.includes(word), fresh.includes(word), `${JSON.stringify(text)} → ${JSON.stringify(edited)}: ${word}`);
+          checked++;
+        }
+        for (const stores of [undefined, ["task_state_store"], ["asset_state_store"]] as (StoreName[] | undefined)[]) {
+          assert.equal(after.mentionsStore(stores), mentionsStore(edited, stores), `${JSON.stringify(text)} → ${JSON.stringify(edited)}: ${String(stores)}`);
+        }
+        text = edited;
+        facts = after;
+      }
+    }
+    assert.ok(checked > 5000);
   });
 });

@@ -19,13 +19,16 @@ import type { DefinitionPlace } from "./python/definitions";
 import type { FunctionInfo } from "./python/model";
 import { definitionStatement, sameScopeStatements } from "./syntax/nodes";
 import { Rule, RuleContext } from "./rules/rule";
-import { Diagnostic, Fix, OffsetRange } from "./types";
+import { TextFacts } from "./rules/textGates";
+import { Diagnostic, Fix, OffsetRange, TextChange } from "./types";
 
 interface PreviousLint {
   text: string;
   lineCount: number;
   /** Where the definitions of `text` are, when the lint's model was built. */
   definitions: readonly DefinitionPlace[] | undefined;
+  /** What the rules' text tests found in `text`. */
+  facts: TextFacts | undefined;
   /** The tree the lint read; let go by `releaseTree` (then parsed again from `text` when an edit needs it). */
   tree: Tree | undefined;
   options: LintOptions;
@@ -50,13 +53,7 @@ interface Outcome {
   mode: LintMode;
   around?: StatementsAround;
   context?: AnalysisContext;
-}
-
-/** The text an edit replaced: `[start, oldEnd)` of the old text became `[start, newEnd)` of the new. */
-interface TextChange {
-  start: number;
-  oldEnd: number;
-  newEnd: number;
+  facts?: TextFacts;
 }
 
 /** The function an edit lies in, and what around it its findings are replaced in. */
@@ -104,18 +101,24 @@ export class IncrementalLinter {
     const previous = this.previous && this.previous.options.rules === options.rules && this.previous.settings === settings ? this.previous : undefined;
     let outcome: Outcome | undefined;
     this.lastContext = undefined;
-    if (previous && previous.text === text) outcome = this.relint(document, options, previous);
-    else if (previous) outcome = this.lintEdited(document, text, options, previous);
+    const change = previous && previous.text !== text ? changeBetween(previous.text, text) : undefined;
+    // What the text tests found in the last text stands wherever the edit cannot have changed it.
+    const facts = previous?.facts && (change ? TextFacts.afterEdit(text, previous.facts, change) : previous.facts);
+    if (previous && !change) outcome = this.relint(document, options, previous);
+    else if (previous && change) outcome = this.lintEdited(document, text, options, previous, change, facts);
     if (!outcome) {
-      const { diagnostics, rules, context } = check(document, options);
-      outcome = { diagnostics, rules, mode: "from scratch", context };
+      const result = check(document, options, { facts });
+      outcome = { diagnostics: result.diagnostics, rules: result.rules, mode: "from scratch", context: result.context, facts: result.facts };
     }
     this.mode = outcome.mode;
     this.lastContext = outcome.context;
     // A file that never names Airflow keeps nothing (it is not even parsed); any other keeps its
     // tree, so that an edit that brings a rule back (an undo) re-checks one function.
     const definitions = outcome.context?.peek(semanticModel)?.definitionPlaces;
-    this.previous = document.isRelevant() ? { text, lineCount: document.lineCount, tree: document.tree, definitions, options, settings, diagnostics: outcome.diagnostics, around: outcome.around } : undefined;
+    outcome.facts?.settle();
+    this.previous = document.isRelevant()
+      ? { text, lineCount: document.lineCount, tree: document.tree, definitions, facts: outcome.facts, options, settings, diagnostics: outcome.diagnostics, around: outcome.around }
+      : undefined;
     return outcome.diagnostics;
   }
 
@@ -136,15 +139,15 @@ export class IncrementalLinter {
 
   /** The same text again: the rules with a scope read no input but the text, so their findings stand. */
   private relint(document: PythonDocument, options: LintOptions, previous: PreviousLint): Outcome {
-    const result = check(document, options, { chooseRegions: () => [], definitions: previous.definitions && { places: previous.definitions } });
+    const result = check(document, options, { chooseRegions: () => [], definitions: previous.definitions && { places: previous.definitions }, facts: previous.facts });
     const scoped = new Set(result.rules.filter((rule) => rule.scope).map((rule) => rule.code));
     const kept = previous.diagnostics.filter((d) => scoped.has(d.code));
-    return { diagnostics: [...kept, ...result.diagnostics.filter((d) => !scoped.has(d.code))].sort(inDocumentOrder), rules: result.rules, mode: "same text", context: result.context };
+    return { diagnostics: [...kept, ...result.diagnostics.filter((d) => !scoped.has(d.code))].sort(inDocumentOrder), rules: result.rules, mode: "same text", context: result.context, facts: result.facts };
   }
 
   /** Undefined when the edit cannot be placed in one function: then the document is linted from scratch. */
-  private lintEdited(document: PythonDocument, text: string, options: LintOptions, previous: PreviousLint): Outcome | undefined {
-    let change = changeBetween(previous.text, text);
+  private lintEdited(document: PythonDocument, text: string, options: LintOptions, previous: PreviousLint, textChange: TextChange, facts: TextFacts | undefined): Outcome | undefined {
+    let change = textChange;
     const oldTree = (previous.tree ??= parsePython(previous.text));
     let edited = editedFunction(oldTree, document.tree, change);
     if (!edited) {
@@ -174,11 +177,11 @@ export class IncrementalLinter {
       return mergedRanges([edited.newRange, ...named]);
     };
     const definitions = previous.definitions && { places: previous.definitions, edit: { oldRange: edited.oldRange, newRange: edited.newRange, delta } };
-    const result = check(document, options, { chooseRegions, definitions });
+    const result = check(document, options, { chooseRegions, definitions, facts });
     const regions = result.regions;
     // No regions: no rule with a scope ran (nothing to re-check), or they examined the whole file
     // (what depends on the edit was not known). Either way the findings are complete.
-    if (!regions) return { diagnostics: result.diagnostics, rules: result.rules, mode: result.rules.some((rule) => rule.scope) ? "from scratch" : "edited function", context: result.context };
+    if (!regions) return { diagnostics: result.diagnostics, rules: result.rules, mode: result.rules.some((rule) => rule.scope) ? "from scratch" : "edited function", context: result.context, facts: result.facts };
     const scopes = new Map(result.rules.map((rule) => [rule.code, rule.scope]));
     // Where each kind of scoped rule's findings were recomputed, in the new text and in the old.
     const replacedNew = { "store use": regions, function: [...regions, ...headers] };
@@ -198,7 +201,7 @@ export class IncrementalLinter {
       const scope = scopes.get(d.code);
       return !scope || replacedNew[scope].some((range) => contains(range, d));
     });
-    return { diagnostics: [...kept, ...fresh].sort(inDocumentOrder), rules: result.rules, mode: "edited function", around: around && { start: edited.newRange.start, statements: around }, context: result.context };
+    return { diagnostics: [...kept, ...fresh].sort(inDocumentOrder), rules: result.rules, mode: "edited function", around: around && { start: edited.newRange.start, statements: around }, context: result.context, facts: result.facts };
   }
 }
 

@@ -11,7 +11,7 @@ import { AirflowPin } from "./project/pin";
 import { AnalysisContext, FileInputs, WorkspaceClasses } from "./context";
 import { Report, Rule, RuleContext } from "./rules/rule";
 import { allRules } from "./rules";
-import { gateInputs } from "./rules/textGates";
+import { gateInputs, TextFacts } from "./rules/textGates";
 import { SemanticModel, semanticModel } from "./airflow/model";
 import { KnownDefinitions, knownDefinitions } from "./python/definitions";
 import { Diagnostic, Fix, OffsetRange, SeveritySetting, TextEdit } from "./types";
@@ -59,6 +59,8 @@ export interface CheckResult {
   rules: readonly Rule[];
   /** The regions the rules with a `scope` examined; undefined when they examined the whole file. */
   regions?: readonly OffsetRange[];
+  /** What the rules' text tests found in the text (none for a file that is not relevant). */
+  facts?: TextFacts;
 }
 
 /**
@@ -73,6 +75,8 @@ export interface FromLastLint {
   chooseRegions?: RegionChooser;
   /** The definitions of the last text, and the edit since. */
   definitions?: KnownDefinitions;
+  /** The text's facts, worked out from the last text's (`TextFacts.afterEdit`). */
+  facts?: TextFacts;
 }
 
 /** The findings, and the analysis context they came from. */
@@ -80,13 +84,13 @@ export function check(document: PythonDocument, options: LintOptions = {}, fromL
   if (!document.isRelevant()) return { diagnostics: [], rules: [] };
   const file: FileInputs = { text: document.analysedText(), path: options.path, baselineText: options.baselineText, workspace: options.workspace, airflowPin: options.airflowPin };
   // Rules whose text test fails could report nothing here; when that is every rule, the file is not even parsed.
-  const gates = gateInputs(file);
+  const gates = gateInputs(file, fromLastLint.facts);
   const rules = enabledRules(options).filter((rule) => !rule.mayReport || rule.mayReport(gates));
-  if (rules.length === 0) return { diagnostics: [], rules };
+  if (rules.length === 0) return { diagnostics: [], rules, facts: gates.facts };
   const checker = new Checker(document, file, options, fromLastLint.chooseRegions);
   if (fromLastLint.definitions) checker.provide(knownDefinitions, fromLastLint.definitions);
   for (const rule of rules) checker.run(rule);
-  return { diagnostics: checker.diagnostics.sort(inDocumentOrder), context: checker, rules, regions: checker.chosenRegions };
+  return { diagnostics: checker.diagnostics.sort(inDocumentOrder), context: checker, rules, regions: checker.chosenRegions, facts: gates.facts };
 }
 
 /** The order findings are returned in: by start, then by code. */

@@ -27,6 +27,13 @@ export interface OffsetRange {
   end: number;
 }
 
+/** The one stretch where a text was edited: `[start, oldEnd)` of the old text became `[start, newEnd)` of the new. */
+export interface TextChange {
+  readonly start: number;
+  readonly oldEnd: number;
+  readonly newEnd: number;
+}
+
 /** A replacement of the text between two UTF-16 offsets of the document. */
 export interface TextEdit {
   start: number;

@@ -113,7 +113,7 @@ export const AS101: Rule = {
   defaultSeverity: "error",
   category: "values",
   fix: "safe or unsafe",
-  mayReport: ({ text, facts }) => facts.mentionsStore() && text.includes("set"),
+  mayReport: ({ facts }) => facts.mentionsStore() && facts.includes("set"),
   scope: "store use",
   check({ model, report, regions }) {
     for (const call of model.storeCallsWithin(regions)) {

@@ -37,7 +37,7 @@ export const AS102: Rule = {
   defaultSeverity: "error",
   category: "values",
   fix: "unsafe",
-  mayReport: ({ text, facts }) => facts.mentionsStore() && text.includes("set") && text.includes("None"),
+  mayReport: ({ facts }) => facts.mentionsStore() && facts.includes("set") && facts.includes("None"),
   scope: "store use",
   check({ model, report, regions }) {
     for (const call of model.storeCallsWithin(regions)) {

@@ -58,7 +58,7 @@ export const AS103: Rule = {
   defaultSeverity: "error",
   category: "values",
   fix: "unsafe",
-  mayReport: ({ text, facts }) => facts.mentionsStore(["task_state_store"]) && text.includes("set") && text.includes("retention"),
+  mayReport: ({ facts }) => facts.mentionsStore(["task_state_store"]) && facts.includes("set") && facts.includes("retention"),
   scope: "store use",
   check({ model, report, regions }) {
     for (const call of model.storeCallsWithin(regions)) {

@@ -44,7 +44,7 @@ export const AS104: Rule = {
   defaultSeverity: "error",
   category: "values",
   fix: "safe",
-  mayReport: ({ text, facts }) => facts.mentionsStore(["asset_state_store"]) && text.includes("set") && text.includes("retention"),
+  mayReport: ({ facts }) => facts.mentionsStore(["asset_state_store"]) && facts.includes("set") && facts.includes("retention"),
   scope: "store use",
   check({ model, report, regions }) {
     for (const call of model.storeCallsWithin(regions)) {

@@ -1,7 +1,6 @@
 import { SyntaxNode } from "../syntax/parser";
 import { Rule } from "./rule";
 import { capitalize } from "./messageText";
-import { mentionsAny } from "./textGates";
 import { StoreCall, writtenMethod } from "../airflow/model";
 import { isNumberLiteral, stringLiteral, unparenthesize } from "../syntax/nodes";
 import { codeSpan } from "../syntax/markdown";
@@ -58,7 +57,7 @@ export const AS105: Rule = {
   defaultSeverity: "warning",
   category: "values",
   fix: "none",
-  mayReport: ({ text, facts }) => facts.mentionsStore() && mentionsAny(text, ["get", "set", "delete"]),
+  mayReport: ({ facts }) => facts.mentionsStore() && facts.mentionsAny(["get", "set", "delete"]),
   scope: "store use",
   check({ model, report, regions }) {
     for (const call of model.storeCallsWithin(regions)) {

@@ -1,7 +1,6 @@
 import { replaceNode } from "../fixes/edits";
 import { captures, SyntaxNode } from "../syntax/parser";
 import { Rule } from "./rule";
-import { mentionsAny } from "./textGates";
 import { FunctionInfo, SemanticModel } from "../airflow/model";
 import { callArguments, plainString, unparenthesize } from "../syntax/nodes";
 import { Fix } from "../types";
@@ -68,7 +67,7 @@ export const AS106: Rule = {
   defaultSeverity: "error",
   category: "scope",
   fix: "safe or unsafe",
-  mayReport: ({ text }) => mentionsAny(text, ["task_state", "task_store", "asset_state", "asset_store"]),
+  mayReport: ({ facts }) => facts.mentionsAny(["task_state", "task_store", "asset_state", "asset_store"]),
   check({ model, text, report }) {
     if (!/task_state|task_store|asset_state|asset_store/.test(text) || !hasOldKeyString(model, text)) return;
     const subscripts = captures(model.root, SUBSCRIPTS, "read");

@@ -60,7 +60,7 @@ export const AS107: Rule = {
   defaultSeverity: "error",
   category: "values",
   fix: "none",
-  mayReport: ({ text, facts }) => facts.mentionsStore() && text.includes("set"),
+  mayReport: ({ facts }) => facts.mentionsStore() && facts.includes("set"),
   scope: "store use",
   check({ model, report, regions }) {
     for (const call of model.storeCallsWithin(regions)) {

@@ -62,7 +62,7 @@ export const AS201: Rule = {
   defaultSeverity: "warning",
   category: "scope",
   fix: "unsafe",
-  mayReport: ({ text, facts }) => facts.mentionsStore(["asset_state_store"]) && text.includes("**"),
+  mayReport: ({ facts }) => facts.mentionsStore(["asset_state_store"]) && facts.includes("**"),
   scope: "function",
   check({ model, report, regions }) {
     for (const fn of model.functionsOverlapping(regions)) {

@@ -64,7 +64,7 @@ export const AS202: Rule = {
   defaultSeverity: "error",
   category: "scope",
   fix: "safe or unsafe",
-  mayReport: ({ text, facts }) => facts.mentionsStore(["asset_state_store"]),
+  mayReport: ({ facts }) => facts.mentionsStore(["asset_state_store"]),
   scope: "store use",
   check({ model, text, report, regions }) {
     if (!text.includes("asset_state_store")) return;

@@ -53,7 +53,7 @@ export const AS203: Rule = {
   defaultSeverity: "error",
   category: "scope",
   fix: "unsafe",
-  mayReport: ({ text, facts }) => facts.mentionsStore(["asset_state_store"]),
+  mayReport: ({ facts }) => facts.mentionsStore(["asset_state_store"]),
   scope: "store use",
   check({ model, report, regions }) {
     for (const call of model.storeCallsWithin(regions)) {

@@ -1,7 +1,6 @@
 import { replaceNode } from "../fixes/edits";
 import { SyntaxNode } from "../syntax/parser";
 import { Rule } from "./rule";
-import { mentionsAny } from "./textGates";
 import { mappingOf, TaskMapping } from "../airflow/taskMapping";
 import { FunctionInfo, SemanticModel, StoreCall } from "../airflow/model";
 import { plainString, stringLiteral, unparenthesize } from "../syntax/nodes";
@@ -59,7 +58,7 @@ export const AS204: Rule = {
   defaultSeverity: "warning",
   category: "scope",
   fix: "unsafe",
-  mayReport: ({ text, facts }) => facts.mentionsStore(["asset_state_store"]) && text.includes(".expand") && mentionsAny(text, ["set", "delete"]),
+  mayReport: ({ facts }) => facts.mentionsStore(["asset_state_store"]) && facts.includes(".expand") && facts.mentionsAny(["set", "delete"]),
   scope: "store use",
   check({ model, report, regions }) {
     for (const call of model.storeCallsWithin(regions)) {

@@ -53,7 +53,7 @@ export const AS205: Rule = {
   defaultSeverity: "info",
   category: "scope",
   fix: "none",
-  mayReport: ({ text, facts }) => facts.mentionsStore(["task_state_store"]) && text.includes(".expand") && text.includes("clear"),
+  mayReport: ({ facts }) => facts.mentionsStore(["task_state_store"]) && facts.includes(".expand") && facts.includes("clear"),
   scope: "store use",
   check({ model, report, regions }) {
     for (const call of model.storeCallsWithin(regions)) {

@@ -55,7 +55,7 @@ export const AS206: Rule = {
   defaultSeverity: "warning",
   category: "values",
   fix: "safe or unsafe",
-  mayReport: ({ text }) => text.includes("utcnow") && text.includes("airflow"),
+  mayReport: ({ facts }) => facts.includes("utcnow") && facts.includes("airflow"),
   check({ model, text, report }) {
     if (!text.includes("utcnow") || !model.importsFrom("airflow")) return;
     // Candidates found from the text; only they have their callee resolved.

@@ -57,7 +57,7 @@ export const AS207: Rule = {
   defaultSeverity: "error",
   category: "scope",
   fix: "safe or unsafe",
-  mayReport: ({ text, facts }) => facts.mentionsStore(["task_state_store"]) && text.includes("clear"),
+  mayReport: ({ facts }) => facts.mentionsStore(["task_state_store"]) && facts.includes("clear"),
   scope: "store use",
   check({ model, report, regions }) {
     for (const call of model.storeCallsWithin(regions)) {

@@ -74,7 +74,7 @@ export const AS301: Rule = {
   category: "crash",
   fix: "unsafe",
   inputs: { baseline: namesTheMixin },
-  mayReport: ({ text, baselineText }) => baselineText !== undefined && namesTheMixin(text) && text.includes("class"),
+  mayReport: ({ text, baselineText, facts }) => baselineText !== undefined && namesTheMixin(text) && facts.includes("class"),
   check(context) {
     const { model, text, baselineText, report } = context;
     if (baselineText === undefined) return;

@@ -1,7 +1,6 @@
 import { docstringOf } from "../fixes/classBody";
 import { SyntaxNode } from "../syntax/parser";
 import { Rule } from "./rule";
-import { mentionsAny } from "./textGates";
 import { Fix } from "../types";
 import { FunctionInfo } from "../airflow/model";
 import { ownDescendants } from "../python/controlFlow";
@@ -58,7 +57,7 @@ export const AS302: Rule = {
   category: "crash",
   fix: "unsafe",
   inputs: { workspace: true },
-  mayReport: ({ text, workspace }) => text.includes("execute") && text.includes("class") && (workspace !== undefined || mentionsAny(text, ["ResumableJobMixin", ...MIXIN_PROVIDER_OPERATORS])),
+  mayReport: ({ workspace, facts }) => facts.includes("execute") && facts.includes("class") && (workspace !== undefined || facts.mentionsAny(["ResumableJobMixin", ...MIXIN_PROVIDER_OPERATORS])),
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("execute")) return;

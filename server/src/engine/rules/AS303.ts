@@ -70,7 +70,7 @@ export const AS303: Rule = {
   category: "crash",
   fix: "unsafe",
   inputs: { workspace: true },
-  mayReport: ({ text, workspace }) => text.includes("class") && (workspace !== undefined || text.includes("ResumableJobMixin")),
+  mayReport: ({ workspace, facts }) => facts.includes("class") && (workspace !== undefined || facts.includes("ResumableJobMixin")),
   check(context) {
     const { text, report } = context;
     const resumable = ResumableOperators.of(context);

@@ -43,7 +43,7 @@ export const AS304: Rule = {
   category: "crash",
   fix: "safe or unsafe",
   inputs: { workspace: true },
-  mayReport: ({ text }) => text.includes("ResumableJobMixin"),
+  mayReport: ({ facts }) => facts.includes("ResumableJobMixin"),
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("ResumableJobMixin")) return;

@@ -44,7 +44,7 @@ export const AS305: Rule = {
   inputs: { workspace: true },
   // `isZero` needs `retries` given a zero literal (`0`, `0_0`, `0x0`), parenthesised or not, or a name
   // that may be bound to one: as a keyword, a dictionary key, a class attribute or a default.
-  mayReport: ({ text }) => text.includes("retries") && RETRIES_MAY_BE_ZERO.test(text),
+  mayReport: ({ text, facts }) => facts.includes("retries") && RETRIES_MAY_BE_ZERO.test(text),
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("retries")) return;

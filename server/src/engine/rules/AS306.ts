@@ -41,7 +41,7 @@ export const AS306: Rule = {
   category: "crash",
   fix: "none",
   inputs: { workspace: true },
-  mayReport: ({ text }) => text.includes("submit_job"),
+  mayReport: ({ facts }) => facts.includes("submit_job"),
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("submit_job")) return;

@@ -42,7 +42,7 @@ export const AS307: Rule = {
   category: "crash",
   fix: "none",
   inputs: { workspace: true },
-  mayReport: ({ text }) => text.includes("durable"),
+  mayReport: ({ facts }) => facts.includes("durable"),
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("durable")) return;

@@ -52,7 +52,7 @@ export const AS308: Rule = {
   category: "crash",
   fix: "unsafe",
   inputs: { workspace: true },
-  mayReport: ({ text, workspace }) => text.includes("class") && (workspace !== undefined || text.includes("ResumableJobMixin")),
+  mayReport: ({ workspace, facts }) => facts.includes("class") && (workspace !== undefined || facts.includes("ResumableJobMixin")),
   check(context) {
     const { text, baselineText, report } = context;
     const resumable = ResumableOperators.of(context);

@@ -1,6 +1,5 @@
 import { insertAt } from "../fixes/edits";
 import { Rule } from "./rule";
-import { mentionsAny } from "./textGates";
 import { analysis } from "../context";
 import { ClassInfo, FunctionInfo, SemanticModel, semanticModel } from "../airflow/model";
 import { ABSTRACT_METHODS, MIXIN_PROVIDER_OPERATORS, MixinMethod, ResumableOperators, decoratorNames } from "../airflow/resumableOperators";
@@ -61,8 +60,8 @@ export const AS309: Rule = {
   category: "crash",
   fix: "safe or unsafe",
   inputs: { workspace: true },
-  mayReport: ({ text, workspace }) =>
-    mentionsAny(text, ABSTRACT_METHODS.map((m) => m.name)) && text.includes("class") && (workspace !== undefined || mentionsAny(text, ["ResumableJobMixin", ...MIXIN_PROVIDER_OPERATORS])),
+  mayReport: ({ workspace, facts }) =>
+    facts.mentionsAny(ABSTRACT_METHODS.map((m) => m.name)) && facts.includes("class") && (workspace !== undefined || facts.mentionsAny(["ResumableJobMixin", ...MIXIN_PROVIDER_OPERATORS])),
   check(context) {
     const { model, report } = context;
     for (const cls of ResumableOperators.of(context).classes) {

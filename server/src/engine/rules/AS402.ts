@@ -77,7 +77,7 @@ export const AS402: Rule = {
   category: "state",
   fix: "unsafe",
   inputs: { workspace: true },
-  mayReport: ({ text }) => text.includes("Variable") && text.includes("get") && text.includes("set"),
+  mayReport: ({ facts }) => facts.includes("Variable") && facts.includes("get") && facts.includes("set"),
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("Variable")) return;

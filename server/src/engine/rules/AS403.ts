@@ -71,7 +71,7 @@ export const AS403: Rule = {
   category: "state",
   fix: "unsafe",
   inputs: { workspace: true },
-  mayReport: ({ text }) => text.includes("xcom_push") && text.includes("xcom_pull"),
+  mayReport: ({ facts }) => facts.includes("xcom_push") && facts.includes("xcom_pull"),
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("xcom_p")) return;

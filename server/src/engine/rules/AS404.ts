@@ -113,7 +113,7 @@ export const AS404: Rule = {
   category: "state",
   fix: "unsafe",
   inputs: { workspace: true },
-  mayReport: ({ text }) => text.includes("Variable") && text.includes("get") && text.includes("set") && text.includes("if"),
+  mayReport: ({ facts }) => facts.includes("Variable") && facts.includes("get") && facts.includes("set") && facts.includes("if"),
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("Variable")) return;

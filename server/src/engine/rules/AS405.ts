@@ -1,5 +1,4 @@
 import { Rule } from "./rule";
-import { mentionsAny } from "./textGates";
 import { SubmitAndPoll, submitAndPollSplits, WaitTask } from "../airflow/submitAndPoll";
 import { collapseSplit, taskName } from "../fixes/submitAndPollRewrites";
 import { codeSpan } from "../syntax/markdown";
@@ -78,7 +77,7 @@ export const AS405: Rule = {
   category: "submit",
   fix: "unsafe",
   inputs: { workspace: true },
-  mayReport: ({ text }) => mentionsAny(text, ["wait_for_termination", "wait_for_completion"]),
+  mayReport: ({ facts }) => facts.mentionsAny(["wait_for_termination", "wait_for_completion"]),
   check(context) {
     const { model, report } = context;
     for (const split of submitAndPollSplits(context)) {

@@ -62,7 +62,7 @@ export const AS406: Rule = {
   category: "submit",
   fix: "unsafe",
   inputs: { workspace: true },
-  mayReport: ({ text }) => text.includes("deferrable") && text.includes("wait_for_termination"),
+  mayReport: ({ facts }) => facts.includes("deferrable") && facts.includes("wait_for_termination"),
   check(context) {
     const { model, report } = context;
     if (!model.text.includes("deferrable") || !model.text.includes("wait_for_termination")) return;

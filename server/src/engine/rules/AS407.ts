@@ -1,5 +1,4 @@
 import { Rule } from "./rule";
-import { mentionsAny } from "./textGates";
 import { moveDependency } from "../fixes/rewiring";
 import { Dependency } from "../airflow/dependencies";
 import { SemanticModel } from "../airflow/model";
@@ -55,7 +54,7 @@ export const AS407: Rule = {
   category: "submit",
   fix: "unsafe",
   inputs: { workspace: true },
-  mayReport: ({ text }) => mentionsAny(text, ["wait_for_termination", "wait_for_completion"]),
+  mayReport: ({ facts }) => facts.mentionsAny(["wait_for_termination", "wait_for_completion"]),
   check(context) {
     const { model, report } = context;
     for (const split of submitAndPollSplits(context)) {

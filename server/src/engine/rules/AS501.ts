@@ -1,7 +1,6 @@
 import { captures, SyntaxNode } from "../syntax/parser";
 import { pinStatement } from "../project/pin";
 import { Rule } from "./rule";
-import { mentionsAny } from "./textGates";
 import { SemanticModel } from "../airflow/model";
 import { codeSpan } from "../syntax/markdown";
 
@@ -51,7 +50,7 @@ export const AS501: Rule = {
   category: "version",
   fix: "none",
   inputs: { airflowPin: true },
-  mayReport: ({ text, airflowPin }) => airflowPin?.below33 === true && mentionsAny(text, ["_state_store", "NEVER_EXPIRE"]),
+  mayReport: ({ airflowPin, facts }) => airflowPin?.below33 === true && facts.mentionsAny(["_state_store", "NEVER_EXPIRE"]),
   check({ model, path, airflowPin, report }) {
     if (!airflowPin?.below33) return;
     const use = firstStoreUse(model);

@@ -1,7 +1,6 @@
 import { keywordCalls, SyntaxNode } from "../syntax/parser";
 import { pinStatement } from "../project/pin";
 import { Rule } from "./rule";
-import { mentionsAny } from "./textGates";
 import { ClassInfo, SemanticModel } from "../airflow/model";
 import { dictionaryEntry, ResumableOperators } from "../airflow/resumableOperators";
 import { codeSpan } from "../syntax/markdown";
@@ -50,7 +49,7 @@ export const AS502: Rule = {
   category: "version",
   fix: "none",
   inputs: { airflowPin: true, workspace: true },
-  mayReport: ({ text, workspace, airflowPin }) => airflowPin?.below33 === true && mentionsAny(text, workspace ? ["durable", "class"] : ["ResumableJobMixin", "durable"]),
+  mayReport: ({ workspace, airflowPin, facts }) => airflowPin?.below33 === true && facts.mentionsAny(workspace ? ["durable", "class"] : ["ResumableJobMixin", "durable"]),
   check(context) {
     const { model, path, airflowPin, report } = context;
     if (!airflowPin?.below33) return;
