@@ -27,7 +27,9 @@ export interface Rule {
   /**
    * A cheap test of the file's text and inputs that holds wherever the rule can report anything
    * (see rules/textGates.ts). Where it fails the rule does not run; a file that fails it for every
-   * enabled rule is not parsed. Absent: the rule always runs.
+   * enabled rule is not parsed. Absent: the rule always runs. Words are asked of `file.facts`
+   * (`facts.includes("set")`), not searched in `file.text`: a lint after an edit works the facts
+   * out from the last text's instead of scanning the whole text again.
    */
   mayReport?(file: GateInputs): boolean;
   /**
