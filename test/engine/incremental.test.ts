@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, test } from "node:test";
-import { ContentChange, Diagnostic, IncrementalLinter, lint, LintOptions, PythonDocument } from "../../server/src/engine";
+import { allRules, ContentChange, Diagnostic, ExternalClass, IncrementalLinter, lint, LintOptions, PythonDocument, WorkspaceClasses } from "../../server/src/engine";
 import { changeBetween } from "../../server/src/engine/incremental";
 import { parsePython, SyntaxNode } from "../../server/src/engine/syntax/parser";
 import { definitionsFound } from "../../server/src/engine/python/definitions";
@@ -116,6 +116,52 @@ describe("a lint after an edit gives what a lint from scratch gives", () => {
     });
   }
 
+  /** Lints after edits of comment lines (and their undos), and how many of them kept every finding. */
+  const commentEdits = { lints: 0, kept: 0 };
+  for (const source of sources()) {
+    const comments = parsePython(source.text)
+      .rootNode.descendantsOfType("comment")
+      .filter((comment) => /^[ \t]*$/.test(source.text.slice(source.text.lastIndexOf("\n", comment.startIndex - 1) + 1, comment.startIndex)))
+      .slice(0, MAX_FUNCTIONS_PER_FILE);
+    if (comments.length === 0) continue;
+    test(`${source.name}: comment lines`, () => {
+      for (const comment of comments) {
+        const at = comment.startIndex;
+        const edits: [number, number, string][] = [
+          [at, at, " "],
+          [at, at, "#"],
+          [at + 1, at + 1, "z"],
+          [at + 1, at + 1, " noqa"],
+          [at, at, "x = 1  "],
+        ];
+        if (comment.endIndex - at > 2) edits.push([at + 1, at + 2, ""]);
+        for (const [start, end, inserted] of edits) {
+          const document = new PythonDocument("file:///edited.py", source.text, 1);
+          const linter = new IncrementalLinter();
+          linter.lint(document, options);
+          const removed = source.text.slice(start, end);
+          document.update([changeAt(document, start, end, inserted)], 2);
+          const afterEdit = linter.lint(document, options);
+          assert.equal(comparable(afterEdit), comparable(lint(new PythonDocument("file:///edited.py", document.getText()), options)), `${source.name}: ${JSON.stringify(inserted)} at ${start}`);
+          assertDefinitionsAsFound(linter, document, `${source.name}: definitions after ${JSON.stringify(inserted)} at ${start}`);
+          if (linter.lastMode === "edited comment") commentEdits.kept++;
+          document.update([changeAt(document, start, start + inserted.length, removed)], 3);
+          const afterUndo = linter.lint(document, options);
+          assert.equal(comparable(afterUndo), comparable(lint(new PythonDocument("file:///edited.py", source.text), options)), `${source.name}: undo of ${JSON.stringify(inserted)} at ${start}`);
+          if (linter.lastMode === "edited comment") commentEdits.kept++;
+          commentEdits.lints += 2;
+        }
+      }
+    });
+  }
+
+  test("edits of comment lines keep every finding unless they silence one", () => {
+    assert.ok(commentEdits.lints > 200, `only ${commentEdits.lints} lints after comment edits`);
+    // Code written before a comment, and a `noqa` typed into one, are linted otherwise.
+    assert.ok(commentEdits.kept / commentEdits.lints > 0.4, `${commentEdits.kept} of ${commentEdits.lints}`);
+    assert.ok(commentEdits.kept < commentEdits.lints, `${commentEdits.kept} of ${commentEdits.lints}`);
+  });
+
   test("edits that keep the code around them whole re-check only the edited function", () => {
     const summary = [...byEdit].map(([edit, { lints, edited }]) => `${JSON.stringify(edit)}: ${edited}/${lints}`).join(", ");
     const total = [...byEdit.values()].reduce((sum, kind) => sum + kind.lints, 0);
@@ -153,6 +199,80 @@ describe("IncrementalLinter", () => {
     const after = linter.lint(document);
     assert.equal(linter.lastMode, "edited function");
     assert.deepEqual(after.map((d) => [d.code, d.range.start.line]), [["AS101", 6], ["AS101", 10]]);
+  });
+
+  describe("an edit of a comment line", () => {
+    const dag = [
+      "from airflow.sdk import DAG",
+      "from include.operators import NightlySpark",
+      "",
+      'with DAG(dag_id="nightly", schedule=None):',
+      "    # the nightly batch",
+      '    NightlySpark(task_id="batch", retries=0)',
+      "",
+    ].join("\n");
+    const mixinOperator: ExternalClass = { qualifiedName: "include.operators.NightlySpark", path: "/repo/include/operators.py", baseNames: ["airflow.sdk.ResumableJobMixin", "airflow.sdk.BaseOperator"], methods: new Set(["submit_job", "poll_until_complete", "get_job_result"]), stringAttributes: new Map([["external_id_key", "spark_id"]]) };
+    /** A workspace whose one class can be taken away, which bumps its version. */
+    const workspace = () => {
+      let known = true;
+      let version = 1;
+      const classes: WorkspaceClasses & { forget(): void } = {
+        get version() {
+          return version;
+        },
+        resolveClass: (name) => (known && name === mixinOperator.qualifiedName ? mixinOperator : undefined),
+        forget: () => {
+          known = false;
+          version++;
+        },
+      };
+      return classes;
+    };
+    let checks = 0;
+    const counted = allRules.map((rule) => ({ ...rule, check: (context: Parameters<typeof rule.check>[0]) => (checks++, rule.check(context)) }));
+    const commentLine = dag.split("\n").indexOf("    # the nightly batch");
+    const typeInComment = (document: PythonDocument, version: number) => document.update([{ range: { start: { line: commentLine, character: 6 }, end: { line: commentLine, character: 6 } }, text: "x" }], version);
+
+    test("keeps every finding, moved, and runs no rule while the inputs stay the same", () => {
+      const classes = workspace();
+      const options: LintOptions = { workspace: classes, path: "/repo/dags/nightly.py", rules: counted };
+      const document = new PythonDocument("file:///repo/dags/nightly.py", dag, 1);
+      const linter = new IncrementalLinter();
+      const before = linter.lint(document, options);
+      assert.ok(before.some((d) => d.code === "AS305"), JSON.stringify(before.map((d) => d.code)));
+      checks = 0;
+      typeInComment(document, 2);
+      const after = linter.lint(document, options);
+      assert.equal(linter.lastMode, "edited comment");
+      assert.equal(checks, 0);
+      assert.equal(comparable(after), comparable(lint(new PythonDocument("file:///repo/dags/nightly.py", document.getText()), options)));
+    });
+
+    test("re-runs the rules that read the workspace once its version changed", () => {
+      const classes = workspace();
+      const options: LintOptions = { workspace: classes, path: "/repo/dags/nightly.py", rules: counted };
+      const document = new PythonDocument("file:///repo/dags/nightly.py", dag, 1);
+      const linter = new IncrementalLinter();
+      linter.lint(document, options);
+      classes.forget();
+      typeInComment(document, 2);
+      const after = linter.lint(document, options);
+      assert.equal(linter.lastMode, "edited comment");
+      assert.ok(!after.some((d) => d.code === "AS305"));
+      assert.equal(comparable(after), comparable(lint(new PythonDocument("file:///repo/dags/nightly.py", document.getText()), options)));
+    });
+
+    test("a workspace that does not say its version is asked again on every lint", () => {
+      const known = { value: true };
+      const classes: WorkspaceClasses = { resolveClass: (name) => (known.value && name === mixinOperator.qualifiedName ? mixinOperator : undefined) };
+      const options: LintOptions = { workspace: classes, path: "/repo/dags/nightly.py", rules: counted };
+      const document = new PythonDocument("file:///repo/dags/nightly.py", dag, 1);
+      const linter = new IncrementalLinter();
+      linter.lint(document, options);
+      known.value = false;
+      typeInComment(document, 2);
+      assert.equal(comparable(linter.lint(document, options)), comparable(lint(new PythonDocument("file:///repo/dags/nightly.py", document.getText()), options)));
+    });
   });
 
   test("lints from scratch when the edit leaves every function", () => {

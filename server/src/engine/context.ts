@@ -25,6 +25,12 @@ export interface ExternalClass {
 
 export interface WorkspaceClasses {
   /**
+   * Changes whenever what `resolveClass` answers may change (a module indexed, changed or
+   * forgotten, the folders searched); absent when unknown. A lint after an edit that changed no code
+   * keeps the findings of rules that read the workspace only while this stays the same.
+   */
+  readonly version?: number;
+  /**
    * The class a qualified name from `fromPath`'s imports stands for: absolute (`include.operators.SparkOp`),
    * relative (`.operators.SparkOp`), or a sibling module of the importing file's folder, which Airflow
    * puts on `sys.path` (`operators.SparkOp`).

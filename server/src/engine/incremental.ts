@@ -15,12 +15,12 @@ import type { AnalysisContext } from "./context";
 import { SemanticModel, semanticModel } from "./airflow/model";
 import { PythonDocument } from "./syntax/document";
 import { parsePython, SyntaxNode, Tree } from "./syntax/parser";
-import type { DefinitionPlace } from "./python/definitions";
+import { DefinitionPlace, placesMovedPast } from "./python/definitions";
 import type { FunctionInfo } from "./python/model";
 import { definitionStatement, sameScopeStatements } from "./syntax/nodes";
 import { Rule, RuleContext } from "./rules/rule";
 import { TextFacts } from "./rules/textGates";
-import { Diagnostic, Fix, OffsetRange, TextChange } from "./types";
+import { Diagnostic, Fix, OffsetRange, Range, RelatedLocations, TextChange, TextEdit } from "./types";
 
 interface PreviousLint {
   text: string;
@@ -29,6 +29,8 @@ interface PreviousLint {
   definitions: readonly DefinitionPlace[] | undefined;
   /** What the rules' text tests found in `text`. */
   facts: TextFacts | undefined;
+  /** The inputs beyond the text the lint read. */
+  inputs: LintInputs;
   /** The tree the lint read; let go by `releaseTree` (then parsed again from `text` when an edit needs it). */
   tree: Tree | undefined;
   options: LintOptions;
@@ -54,6 +56,8 @@ interface Outcome {
   around?: StatementsAround;
   context?: AnalysisContext;
   facts?: TextFacts;
+  /** The definitions of the text, when the lint carried them over without building a model. */
+  definitions?: readonly DefinitionPlace[];
 }
 
 /** The function an edit lies in, and what around it its findings are replaced in. */
@@ -69,12 +73,13 @@ const NON_LOCAL_EFFECT = /\b(?:global|nonlocal)\b|airflow-state-lint/;
 const IDENTIFIER = /[A-Za-z_][A-Za-z0-9_]*/g;
 
 /**
- * How the last lint was made: from scratch; by re-checking the edited function; or, for the same
+ * How the last lint was made: from scratch; by re-checking the edited function; by keeping every
+ * finding, moved, after an edit of a comment line that changed nothing else; or, for the same
  * text linted again (a front end does when an input changed: a project's pin, the workspace's
  * classes, a baseline), by re-running only the rules without a scope, which are the ones that read
  * those inputs.
  */
-export type LintMode = "from scratch" | "edited function" | "same text";
+export type LintMode = "from scratch" | "edited function" | "edited comment" | "same text";
 
 export class IncrementalLinter {
   private previous: PreviousLint | undefined;
@@ -105,7 +110,7 @@ export class IncrementalLinter {
     // What the text tests found in the last text stands wherever the edit cannot have changed it.
     const facts = previous?.facts && (change ? TextFacts.afterEdit(text, previous.facts, change) : previous.facts);
     if (previous && !change) outcome = this.relint(document, options, previous);
-    else if (previous && change) outcome = this.lintEdited(document, text, options, previous, change, facts);
+    else if (previous && change) outcome = this.lintEditedComment(document, text, options, previous, change, facts) ?? this.lintEdited(document, text, options, previous, change, facts);
     if (!outcome) {
       const result = check(document, options, { facts });
       outcome = { diagnostics: result.diagnostics, rules: result.rules, mode: "from scratch", context: result.context, facts: result.facts };
@@ -114,10 +119,10 @@ export class IncrementalLinter {
     this.lastContext = outcome.context;
     // A file that never names Airflow keeps nothing (it is not even parsed); any other keeps its
     // tree, so that an edit that brings a rule back (an undo) re-checks one function.
-    const definitions = outcome.context?.peek(semanticModel)?.definitionPlaces;
+    const definitions = outcome.definitions ?? outcome.context?.peek(semanticModel)?.definitionPlaces;
     outcome.facts?.settle();
     this.previous = document.isRelevant()
-      ? { text, lineCount: document.lineCount, tree: document.tree, definitions, facts: outcome.facts, options, settings, diagnostics: outcome.diagnostics, around: outcome.around }
+      ? { text, lineCount: document.lineCount, tree: document.tree, definitions, facts: outcome.facts, inputs: inputsOf(options), options, settings, diagnostics: outcome.diagnostics, around: outcome.around }
       : undefined;
     return outcome.diagnostics;
   }
@@ -143,6 +148,35 @@ export class IncrementalLinter {
     const scoped = new Set(result.rules.filter((rule) => rule.scope).map((rule) => rule.code));
     const kept = previous.diagnostics.filter((d) => scoped.has(d.code));
     return { diagnostics: [...kept, ...result.diagnostics.filter((d) => !scoped.has(d.code))].sort(inDocumentOrder), rules: result.rules, mode: "same text", context: result.context, facts: result.facts };
+  }
+
+  /**
+   * An edit that wrote only inside one comment line (a line of nothing but a comment, before and
+   * after, whose comment sits where it sat in the tree): no code changed. When the inputs beyond the
+   * text are those of the last lint too, every finding stands, moved by the edit, and no rule runs;
+   * otherwise the rules with a scope examine nothing (their findings are kept, moved) and the
+   * others run as in every lint. Undefined for any other edit, and for a comment that silences
+   * findings (`noqa`).
+   */
+  private lintEditedComment(document: PythonDocument, text: string, options: LintOptions, previous: PreviousLint, change: TextChange, facts: TextFacts | undefined): Outcome | undefined {
+    const oldComment = commentLineHolding(previous.text, change.start, change.oldEnd);
+    const newComment = commentLineHolding(text, change.start, change.newEnd);
+    if (!oldComment || !newComment || SUPPRESSION.test(oldComment.text) || SUPPRESSION.test(newComment.text)) return undefined;
+    const delta = change.newEnd - change.oldEnd;
+    const oldTree = (previous.tree ??= parsePython(previous.text));
+    if (!sameCommentPlace(oldTree, oldComment, document.tree, newComment, delta)) return undefined;
+    const changed = { start: change.start, end: change.oldEnd };
+    const move = new FindingMove(document, changed, delta, document.lineCount - previous.lineCount);
+    const everyFindingMoved = sameInputs(previous.inputs, inputsOf(options)) ? movedFindings(previous.diagnostics, move, () => true) : undefined;
+    if (everyFindingMoved) return { diagnostics: everyFindingMoved, rules: [], mode: "edited comment", facts, definitions: previous.definitions && placesMovedPast(previous.definitions, change) };
+    // A finding around the comment (a call it sits in) is found again by its rule, when the rule has no scope.
+    const definitions = previous.definitions && { places: previous.definitions, edit: { oldRange: changed, newRange: { start: change.start, end: change.newEnd }, delta } };
+    const result = check(document, options, { chooseRegions: () => [], definitions, facts });
+    const scoped = new Set(result.rules.filter((rule) => rule.scope).map((rule) => rule.code));
+    const kept = movedFindings(previous.diagnostics, move, (d) => scoped.has(d.code));
+    if (!kept) return undefined;
+    const fresh = result.diagnostics.filter((d) => !scoped.has(d.code));
+    return { diagnostics: [...kept, ...fresh].sort(inDocumentOrder), rules: result.rules, mode: "edited comment", context: result.context, facts: result.facts };
   }
 
   /** Undefined when the edit cannot be placed in one function: then the document is linted from scratch. */
@@ -203,6 +237,62 @@ export class IncrementalLinter {
     });
     return { diagnostics: [...kept, ...fresh].sort(inDocumentOrder), rules: result.rules, mode: "edited function", around: around && { start: edited.newRange.start, statements: around }, context: result.context, facts: result.facts };
   }
+}
+
+/** The inputs beyond the text a lint reads: the baseline, the pin, the workspace's classes (by their version). */
+interface LintInputs {
+  baselineText: string | undefined;
+  airflowPin: string | undefined;
+  workspace: "none" | number | undefined;
+}
+
+function inputsOf(options: LintOptions): LintInputs {
+  const workspace = options.workspace;
+  return { baselineText: options.baselineText, airflowPin: options.airflowPin && JSON.stringify(options.airflowPin), workspace: workspace ? workspace.version : "none" };
+}
+
+/** Whether a lint with `now` reads what the last one read with `before`: never when a workspace does not say its version. */
+function sameInputs(before: LintInputs, now: LintInputs): boolean {
+  return before.workspace !== undefined && before.workspace === now.workspace && before.baselineText === now.baselineText && before.airflowPin === now.airflowPin;
+}
+
+/** Comments that silence findings: editing one can change any finding of its line, or of the file. */
+const SUPPRESSION = /noqa|airflow-state-lint/i;
+
+/** A line holding only a comment (and the white space before it). */
+interface CommentLine {
+  /** The comment, from its `#` to the end of the line. */
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** The comment line that holds all of `[start, end)` (its line break excluded), if the line is one. */
+function commentLineHolding(text: string, start: number, end: number): CommentLine | undefined {
+  const lineStart = Math.max(text.lastIndexOf("\n", start - 1), text.lastIndexOf("\r", start - 1)) + 1;
+  let lineEnd = lineStart;
+  while (lineEnd < text.length && text.charCodeAt(lineEnd) !== 10 && text.charCodeAt(lineEnd) !== 13) lineEnd++;
+  if (end > lineEnd) return undefined;
+  let hash = lineStart;
+  while (text.charCodeAt(hash) === 32 || text.charCodeAt(hash) === 9 || text.charCodeAt(hash) === 12) hash++;
+  if (text.charCodeAt(hash) !== 35 /* # */) return undefined;
+  return { start: hash, end: lineEnd, text: text.slice(hash, lineEnd) };
+}
+
+/**
+ * Whether the comment of the new text is a comment node where the old one was: of the same parent
+ * (the same node, moved by the edit), between the same siblings. The indentation of a comment line
+ * decides which block tree-sitter puts it in (and so where a block ends), which no code can see but
+ * the ranges of the nodes around it can.
+ */
+function sameCommentPlace(oldTree: Tree, oldComment: CommentLine, newTree: Tree, newComment: CommentLine, delta: number): boolean {
+  const before = oldTree.rootNode.descendantForIndex(oldComment.start, oldComment.end);
+  const after = newTree.rootNode.descendantForIndex(newComment.start, newComment.end);
+  if (before.type !== "comment" || after.type !== "comment" || before.startIndex !== oldComment.start || after.startIndex !== newComment.start) return false;
+  if (before.endIndex !== oldComment.end || after.endIndex !== newComment.end) return false;
+  const sameNode = (a: SyntaxNode | null, b: SyntaxNode | null, shifted: boolean) =>
+    a === null ? b === null : b !== null && a.type === b.type && a.startIndex + (shifted ? delta : 0) === b.startIndex && a.endIndex + (shifted || a.endIndex > oldComment.start ? delta : 0) === b.endIndex;
+  return sameNode(before.parent, after.parent, false) && sameNode(before.previousSibling, after.previousSibling, false) && sameNode(before.nextSibling, after.nextSibling, true);
 }
 
 /** The options that decide which findings a lint gives, as text; the inputs only rules without a scope read are left out. */
@@ -432,7 +522,8 @@ function contains(range: OffsetRange, diagnostic: Diagnostic): boolean {
  * out again (a 20,000-line DAG keeps thousands of findings on every keystroke).
  */
 class FindingMove {
-  /** The line, before the edit, of the touched text's end. */
+  /** The lines, before the edit, of the touched text's start and end. */
+  private readonly firstTouchedLine: number;
   private readonly lastTouchedLine: number;
 
   constructor(
@@ -441,13 +532,18 @@ class FindingMove {
     private readonly delta: number,
     private readonly addedLines: number,
   ) {
+    this.firstTouchedLine = document.positionAt(touched.start).line;
     this.lastTouchedLine = document.positionAt(touched.end + delta).line - addedLines;
   }
 
   /** The finding in the edited text; undefined when it or one of its fixes reaches into what the edit touched. */
   beyond(diagnostic: Diagnostic): Diagnostic | undefined {
     const { start, end } = this.touched;
-    if (diagnostic.related || (diagnostic.startOffset < end && diagnostic.endOffset > start)) return undefined;
+    if (diagnostic.startOffset < end && diagnostic.endOffset > start) return undefined;
+    // Right where text was inserted into nothing touched, a finding could be before it or after it.
+    if (start === end && (diagnostic.startOffset === start || diagnostic.endOffset === start)) return undefined;
+    const related = diagnostic.related && this.related(diagnostic.related);
+    if (related === null) return undefined;
     let allBefore = diagnostic.endOffset <= start;
     for (const fix of fixesOf(diagnostic)) {
       for (const edit of fix.edits) {
@@ -456,7 +552,7 @@ class FindingMove {
         if (edit.end > start) allBefore = false;
       }
     }
-    if (allBefore) return diagnostic;
+    if (allBefore && related === diagnostic.related) return diagnostic;
     // Written out rather than spread: the same shape as `report` makes, at a fraction of a spread's cost.
     const moved: Diagnostic = {
       code: diagnostic.code,
@@ -469,11 +565,32 @@ class FindingMove {
       fix: diagnostic.fix && this.fix(diagnostic.fix),
     };
     if (diagnostic.alternatives) moved.alternatives = diagnostic.alternatives.map((fix) => this.fix(fix));
+    if (related) moved.related = related;
     return moved;
   }
 
+  /**
+   * The other places of a finding, in the edited text: those on lines before the touched text's
+   * first line as they were, those on lines after its last line moved by the lines the edit added;
+   * null when one lies on a touched line (its column may have moved), which the edit is then
+   * linted otherwise for.
+   */
+  private related(related: RelatedLocations): RelatedLocations | null {
+    let moved = false;
+    const ranges: Range[] = [];
+    for (const range of related.ranges) {
+      if (range.end.line < this.firstTouchedLine) ranges.push(range);
+      else if (range.start.line > this.lastTouchedLine) {
+        moved ||= this.addedLines !== 0;
+        ranges.push(this.addedLines === 0 ? range : { start: { line: range.start.line + this.addedLines, character: range.start.character }, end: { line: range.end.line + this.addedLines, character: range.end.character } });
+      } else return null;
+    }
+    return moved ? { message: related.message, ranges } : related;
+  }
+
   private offset(offset: number): number {
-    return offset >= this.touched.end ? offset + this.delta : offset;
+    const { start, end } = this.touched;
+    return offset > end || (offset === end && start < end) ? offset + this.delta : offset;
   }
 
   private range(diagnostic: Diagnostic): Diagnostic["range"] {
@@ -486,8 +603,31 @@ class FindingMove {
   }
 
   private fix(fix: Fix): Fix {
-    return { ...fix, edits: fix.edits.map((edit) => ({ ...edit, start: this.offset(edit.start), end: this.offset(edit.end) })) };
+    return { ...fix, edits: fix.edits.map((edit) => ({ ...edit, start: this.editStart(edit), end: this.offset(edit.end) })) };
   }
+
+  /**
+   * Where an edit starts after the edit of the text. Only text inserted where nothing was touched
+   * (typed in a comment) leaves an edit's offset right at it: an insertion there stays before it,
+   * as the end of an edit does, and an edit of what follows moves with what it edits.
+   */
+  private editStart(edit: TextEdit): number {
+    const { start, end } = this.touched;
+    if (start === end && edit.start === start) return edit.end > edit.start ? edit.start + this.delta : edit.start;
+    return this.offset(edit.start);
+  }
+}
+
+/** The findings `kept` accepts, moved; undefined when one of them cannot be. */
+function movedFindings(diagnostics: readonly Diagnostic[], move: FindingMove, kept: (diagnostic: Diagnostic) => boolean): Diagnostic[] | undefined {
+  const moved: Diagnostic[] = [];
+  for (const diagnostic of diagnostics) {
+    if (!kept(diagnostic)) continue;
+    const inEditedText = move.beyond(diagnostic);
+    if (!inEditedText) return undefined;
+    moved.push(inEditedText);
+  }
+  return moved;
 }
 
 const NO_FIXES: readonly Fix[] = [];

@@ -48,8 +48,8 @@ export class WorkerWorkspace {
   private reportTimer: NodeJS.Timeout | undefined;
   /**
    * Open documents whose summary still describes the version linted last: it was made from a
-   * version then linted, and each lint since re-checked one function's body. `dagFile` is the one
-   * part of a summary read from the whole text.
+   * version then linted, and each lint since re-checked one function's body or followed an edit of
+   * a comment line. `dagFile` is the one part of a summary read from the whole text.
    */
   private readonly standingSummaries = new Map<string, { version: number; dagFile: boolean }>();
   /** The model the last lint of a document waiting for its summary built: the summary is made from it instead of a model of its own. */
@@ -107,7 +107,7 @@ export class WorkerWorkspace {
    */
   linted(uri: string, version: number, mode: LintMode | undefined, model?: PythonModel): void {
     const standing = this.standingSummaries.get(uri);
-    if (standing && standing.version === this.documents.lastLint(uri)?.version && (mode === "edited function" || mode === "same text")) standing.version = version;
+    if (standing && standing.version === this.documents.lastLint(uri)?.version && mode !== undefined && mode !== "from scratch") standing.version = version;
     else this.standingSummaries.delete(uri);
     if (model && this.dirtyOpen.has(uri) && this.standingSummaries.get(uri)?.version !== version) this.lintModels.set(uri, { version, model });
     else this.lintModels.delete(uri);

@@ -9,7 +9,7 @@
  */
 import { analysis } from "../context";
 import { definitions, definitionWithKeyword, SyntaxNode, Tree } from "../syntax/parser";
-import type { OffsetRange } from "../types";
+import type { OffsetRange, TextChange } from "../types";
 
 export interface DefinitionPlace {
   readonly kind: "function" | "class";
@@ -100,6 +100,27 @@ export function knownDefinitionsIn(known: KnownDefinitions, tree: Tree, text: st
   }
   places.push(...inner.places);
   return { places: places.sort((a, b) => a.start - b.start), nodes };
+}
+
+/**
+ * The places after an edit that changed no code (inside a comment line, which stays where it was in
+ * the tree): offsets before the edit as they were, those after it moved. Undefined when an offset
+ * lies inside the edited text.
+ */
+export function placesMovedPast(places: readonly DefinitionPlace[], change: TextChange): DefinitionPlace[] | undefined {
+  const delta = change.newEnd - change.oldEnd;
+  const moved: DefinitionPlace[] = [];
+  const inside = (offset: number) => offset > change.start && offset < change.oldEnd;
+  const move = (offset: number) => (offset >= change.oldEnd ? offset + delta : offset);
+  for (const place of places) {
+    if (place.end <= change.start) {
+      moved.push(place);
+      continue;
+    }
+    if (inside(place.start) || inside(place.end) || inside(place.keyword) || inside(place.bodyStart) || inside(place.bodyEnd)) return undefined;
+    moved.push({ ...place, start: move(place.start), end: move(place.end), keyword: move(place.keyword), bodyStart: move(place.bodyStart), bodyEnd: move(place.bodyEnd) });
+  }
+  return moved;
 }
 
 function moved(place: DefinitionPlace, delta: number): DefinitionPlace {

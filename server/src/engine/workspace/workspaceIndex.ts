@@ -121,9 +121,20 @@ export class WorkspaceIndex implements WorkspaceClasses {
     return this.resolveRecording(qualifiedName, fromPath, undefined);
   }
 
+  /** Bumped by every change a resolution could see (`WorkspaceClasses.version`). */
+  get version(): number {
+    return this.contentVersion;
+  }
+
   /** A view that adds to `consulted` every file each resolution looks at or for. */
   recording(consulted: Consulted): WorkspaceClasses {
-    return { resolveClass: (qualifiedName, fromPath) => this.resolveRecording(qualifiedName, fromPath, consulted) };
+    const index = this;
+    return {
+      resolveClass: (qualifiedName, fromPath) => this.resolveRecording(qualifiedName, fromPath, consulted),
+      get version() {
+        return index.version;
+      },
+    };
   }
 
   private resolveRecording(qualifiedName: string, fromPath: string | undefined, consulted: Consulted | undefined): ExternalClass | undefined {
