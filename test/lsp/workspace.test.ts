@@ -175,6 +175,26 @@ describe("language server: operator classes of other workspace modules", () => {
     await session.diagnosticsWhen(folder.uri("dags/etl.py"), hasAs305);
   });
 
+  test("after edits of a comment line in the importing document, a change of the imported module still reaches it", async () => {
+    const commented = folder.uri("dags/commented.py");
+    const text = ETL.replace('with DAG("etl"):', '# the nightly batch\nwith DAG("commented"):');
+    session.openWithoutWaiting(commented, text);
+    await session.diagnosticsWhen(commented, hasAs305);
+    // Each lint keeps every finding and runs no rule: nothing of the workspace is consulted again.
+    for (const typed of [" x", "y"]) {
+      const line = text.split("\n").indexOf("# the nightly batch");
+      await session.change(commented, [{ range: { start: { line, character: 19 }, end: { line, character: 19 } }, text: typed }]);
+    }
+    assert.ok(hasAs305(session.published.filter((p) => p.uri === commented).pop()!));
+    folder.write("include/operators.py", NOT_RESUMABLE);
+    session.filesChanged([{ uri: folder.uri("include/operators.py"), type: FileChangeType.Changed }]);
+    await session.diagnosticsWhen(commented, (p) => !hasAs305(p));
+    folder.write("include/operators.py", OPERATORS);
+    session.filesChanged([{ uri: folder.uri("include/operators.py"), type: FileChangeType.Changed }]);
+    await session.diagnosticsWhen(commented, hasAs305);
+    session.close(commented);
+  });
+
   test("hover on a store name links the rule pages", async () => {
     const text = `from airflow.sdk import task\n\n\n@task\ndef remember(task_state_store=None):\n    task_state_store.set("cursor", 1)\n`;
     await session.open(folder.uri("dags/hover.py"), text);

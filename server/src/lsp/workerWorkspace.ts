@@ -42,6 +42,8 @@ export class WorkerWorkspace {
   private openTimer: NodeJS.Timeout | undefined;
   /** What each open document's last lint consulted. */
   private readonly consultedBy = new Map<string, Consulted>();
+  /** What each document's lint before its last consulted: kept again when the last lint ran no rule (`linted`). */
+  private readonly consultedBefore = new Map<string, Consulted>();
   private readonly changedPaths = new Set<string>();
   private rootsGeneration = this.index.rootsGeneration;
   private readonly pendingReport = new Set<string>();
@@ -96,6 +98,7 @@ export class WorkerWorkspace {
     if (file && this.openPaths.get(file) === uri) this.openPaths.delete(file);
     this.dirtyOpen.delete(uri);
     this.consultedBy.delete(uri);
+    this.consultedBefore.delete(uri);
     this.standingSummaries.delete(uri);
     this.lintModels.delete(uri);
   }
@@ -106,6 +109,11 @@ export class WorkerWorkspace {
    * before the documents remember the lint, so that their last lint is still the one before it.
    */
   linted(uri: string, version: number, mode: LintMode | undefined, model?: PythonModel): void {
+    // After a comment's edit the findings may all be kept and no rule run, so that nothing was
+    // consulted: the findings still rest on what the lint before consulted.
+    const before = this.consultedBefore.get(uri);
+    this.consultedBefore.delete(uri);
+    if (mode === "edited comment" && before && this.consultedBy.get(uri)?.size === 0) this.consultedBy.set(uri, before);
     const standing = this.standingSummaries.get(uri);
     if (standing && standing.version === this.documents.lastLint(uri)?.version && mode !== undefined && mode !== "from scratch") standing.version = version;
     else this.standingSummaries.delete(uri);
@@ -116,6 +124,8 @@ export class WorkerWorkspace {
   /** The index as a lint of `uri` sees it, recording what it consults for the next change. */
   forLint(uri: string): WorkspaceClasses {
     const consulted: Consulted = new Set();
+    const before = this.consultedBy.get(uri);
+    if (before) this.consultedBefore.set(uri, before);
     this.consultedBy.set(uri, consulted);
     return this.index.recording(consulted);
   }
