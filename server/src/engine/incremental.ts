@@ -603,6 +603,8 @@ class FindingMove {
   }
 
   private fix(fix: Fix): Fix {
+    // A fix wholly before the edit (an import added at the top) is kept as it is.
+    if (fix.edits.every((edit) => edit.end < this.touched.start)) return fix;
     return { ...fix, edits: fix.edits.map((edit) => ({ ...edit, start: this.editStart(edit), end: this.offset(edit.end) })) };
   }
 
