@@ -8,7 +8,7 @@ import { PassThrough } from "node:stream";
 import { describe, test } from "node:test";
 import { StreamMessageReader, type Diagnostic as LspDiagnostic, type Message } from "vscode-languageserver/node";
 import { toLspDiagnostic } from "../../server/src/lsp/diagnostics";
-import { diagnosticsCachingWriter, MessageEncoder } from "../../server/src/lsp/messageEncoder";
+import { diagnosticsCachingWriter, MessageEncoder, MIN_CACHED_LIST_LENGTH } from "../../server/src/lsp/messageEncoder";
 
 const text = (encoder: MessageEncoder, message: Message) => Buffer.from(encoder.bytes(message)).toString("utf8");
 
@@ -29,14 +29,15 @@ function publish(diagnostics: LspDiagnostic[], version?: number): Message {
 describe("MessageEncoder", () => {
   test("a publishDiagnostics reads back as the message, with or without a version, empty or not", () => {
     const encoder = new MessageEncoder();
-    for (const message of [publish([diagnostic(1), diagnostic(3, "plain", true)], 7), publish([], 2), publish([diagnostic(5)]), publish([])]) {
+    const long = (first: number) => Array.from({ length: MIN_CACHED_LIST_LENGTH }, (_, i) => diagnostic(first + i, `finding ${i}`, i % 7 === 0));
+    for (const message of [publish([diagnostic(1), diagnostic(3, "plain", true)], 7), publish([], 2), publish([diagnostic(5)]), publish([]), publish(long(0), 3), publish([diagnostic(1), ...long(4)])]) {
       assert.deepEqual(JSON.parse(text(encoder, message)), JSON.parse(JSON.stringify(message)));
     }
   });
 
   test("a diagnostic kept from one list to the next is written the same in both", () => {
     const encoder = new MessageEncoder();
-    const kept = [diagnostic(1), diagnostic(2, "two", true)];
+    const kept = [diagnostic(1), diagnostic(2, "two", true), ...Array.from({ length: MIN_CACHED_LIST_LENGTH }, (_, i) => diagnostic(10 + i))];
     const first = text(encoder, publish(kept, 1));
     const second = text(encoder, publish([...kept, diagnostic(40)], 2));
     assert.deepEqual(JSON.parse(first).params.diagnostics, JSON.parse(JSON.stringify(kept)));
@@ -64,8 +65,8 @@ describe("MessageEncoder", () => {
         if (received.length === 3) resolve();
       }),
     );
-    const kept = diagnostic(1, "caf\u00e9 \u{1F600}");
-    const sent = [publish([kept], 1), { jsonrpc: "2.0", id: 1, result: null } as Message, publish([kept, diagnostic(9)], 2)];
+    const kept = Array.from({ length: MIN_CACHED_LIST_LENGTH }, (_, i) => diagnostic(i, `caf\u00e9 \u{1F600} ${i}`));
+    const sent = [publish(kept, 1), { jsonrpc: "2.0", id: 1, result: null } as Message, publish([...kept, diagnostic(900)], 2)];
     for (const message of sent) await writer.write(message);
     await all;
     assert.deepEqual(received, JSON.parse(JSON.stringify(sent)));

@@ -12,6 +12,12 @@
 import { Diagnostic as LspDiagnostic, PublishDiagnosticsNotification, PublishDiagnosticsParams, StreamMessageWriter } from "vscode-languageserver/node";
 import type { Message, NotificationMessage } from "vscode-languageserver/node";
 
+/**
+ * Lists shorter than this are serialised whole each time: their JSON costs well under a
+ * millisecond, less than keeping it would cost in memory across hundreds of open documents.
+ */
+export const MIN_CACHED_LIST_LENGTH = 100;
+
 /** A vscode-jsonrpc `ContentTypeEncoder` for UTF-8. */
 export class MessageEncoder {
   readonly name = "application/json";
@@ -24,7 +30,7 @@ export class MessageEncoder {
 
   /** The message as UTF-8 JSON text: what `JSON.stringify(message)` parses back to. */
   bytes(message: Message): Uint8Array {
-    if (!isPublishDiagnostics(message)) return Buffer.from(JSON.stringify(message), "utf8");
+    if (!isPublishDiagnostics(message) || message.params.diagnostics.length < MIN_CACHED_LIST_LENGTH) return Buffer.from(JSON.stringify(message), "utf8");
     const { diagnostics, ...rest } = message.params;
     const others = JSON.stringify(rest);
     // `params` is the message's last member, so the JSON of the message without it ends in `"params":0}`.
