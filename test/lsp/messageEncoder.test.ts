@@ -4,13 +4,21 @@
  * other message is written as `JSON.stringify` writes it.
  */
 import assert from "node:assert/strict";
-import { PassThrough } from "node:stream";
+import { PassThrough, Writable } from "node:stream";
 import { describe, test } from "node:test";
 import { StreamMessageReader, type Diagnostic as LspDiagnostic, type Message } from "vscode-languageserver/node";
 import { toLspDiagnostic } from "../../server/src/lsp/diagnostics";
-import { diagnosticsCachingWriter, MessageEncoder, MIN_CACHED_LIST_LENGTH } from "../../server/src/lsp/messageEncoder";
+import { MessageEncoder, MIN_CACHED_LIST_LENGTH, StreamFrameWriter } from "../../server/src/lsp/messageEncoder";
 
-const text = (encoder: MessageEncoder, message: Message) => Buffer.from(encoder.bytes(message)).toString("utf8");
+/** The JSON text of a framed message, checked against its header. */
+function text(encoder: MessageEncoder, message: Message): string {
+  const frame = encoder.frame(message);
+  const end = frame.indexOf("\r\n\r\n");
+  const header = frame.subarray(0, end).toString("latin1");
+  const content = frame.subarray(end + 4);
+  assert.equal(header, `Content-Length: ${content.length}`);
+  return content.toString("utf8");
+}
 
 const URI = "file:///dags/encoder.py";
 
@@ -56,7 +64,7 @@ describe("MessageEncoder", () => {
 
   test("the writer's messages reach a reader intact, in order", async () => {
     const stream = new PassThrough();
-    const writer = diagnosticsCachingWriter(stream);
+    const writer = new StreamFrameWriter(stream);
     const reader = new StreamMessageReader(stream);
     const received: Message[] = [];
     const all = new Promise<void>((resolve) =>
@@ -71,6 +79,17 @@ describe("MessageEncoder", () => {
     await all;
     assert.deepEqual(received, JSON.parse(JSON.stringify(sent)));
     reader.dispose();
+    writer.dispose();
+  });
+
+  test("a failed write rejects and is reported to the connection", async () => {
+    const broken = new Writable({ write: (_chunk, _encoding, callback) => callback(new Error("pipe closed")) });
+    broken.on("error", () => undefined);
+    const writer = new StreamFrameWriter(broken);
+    const reported: string[] = [];
+    writer.onError(([error]) => reported.push(error.message));
+    await assert.rejects(writer.write(publish([], 1)), /pipe closed/);
+    assert.ok(reported.includes("pipe closed"));
     writer.dispose();
   });
 });

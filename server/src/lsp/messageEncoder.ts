@@ -1,15 +1,17 @@
 /**
- * The JSON of the messages the server writes over stdio. LSP's publishDiagnostics carries a
- * document's whole list on every keystroke (about 4 MB for 8,500 findings), although an edit
- * leaves almost every finding as it was: the connection thread keeps the LSP objects of the
- * findings an update did not touch (diagnosticUpdates.ts). So each diagnostic object is
- * serialised once, when it is first published, and a list is written by copying the bytes of its
- * diagnostics' JSON one after the other; every other message is `JSON.stringify`'d as vscode-jsonrpc does it.
+ * The messages the server writes over stdio. LSP's publishDiagnostics carries a document's whole
+ * list on every keystroke (about 4 MB for 8,500 findings), although an edit leaves almost every
+ * finding as it was: the connection thread keeps the LSP objects of the findings an update did not
+ * touch (diagnosticUpdates.ts). So each diagnostic object of a long list is serialised once, when
+ * it is first published, and a list is written by copying the bytes of its diagnostics' JSON one
+ * after the other; every other message is `JSON.stringify`'d as vscode-jsonrpc does it. Each
+ * message goes to the stream in one write, header and content together, where vscode-jsonrpc's
+ * writer makes two (and waits for the first): the client is woken once per message.
  *
  * This relies on a published diagnostic object never being changed afterwards: a changed finding
  * is a new object (`DiagnosticLists` makes moved ones anew, `toLspDiagnostic` new ones).
  */
-import { Diagnostic as LspDiagnostic, PublishDiagnosticsNotification, PublishDiagnosticsParams, StreamMessageWriter } from "vscode-languageserver/node";
+import { AbstractMessageWriter, Diagnostic as LspDiagnostic, MessageWriter, PublishDiagnosticsNotification, PublishDiagnosticsParams } from "vscode-languageserver/node";
 import type { Message, NotificationMessage } from "vscode-languageserver/node";
 
 /**
@@ -18,19 +20,28 @@ import type { Message, NotificationMessage } from "vscode-languageserver/node";
  */
 export const MIN_CACHED_LIST_LENGTH = 100;
 
-/** A vscode-jsonrpc `ContentTypeEncoder` for UTF-8. */
 export class MessageEncoder {
-  readonly name = "application/json";
-  /** The UTF-8 JSON of each diagnostic published so far, for as long as a list holds it. */
+  /** The UTF-8 JSON of each diagnostic of a long list published so far, for as long as a list holds it. */
   private readonly serialised = new WeakMap<LspDiagnostic, Uint8Array>();
 
-  encode(message: Message): Promise<Uint8Array> {
-    return Promise.resolve(this.bytes(message));
+  /** The message as it goes on the stream: its Content-Length header, then its UTF-8 JSON, which parses to what `JSON.stringify(message)` does. */
+  frame(message: Message): Buffer {
+    const parts = this.jsonParts(message);
+    let length = 0;
+    for (const part of parts) length += part.length;
+    const header = `Content-Length: ${length}\r\n\r\n`;
+    const frame = Buffer.allocUnsafe(header.length + length);
+    let offset = frame.write(header, 0, "latin1");
+    for (const part of parts) {
+      frame.set(part, offset);
+      offset += part.length;
+    }
+    return frame;
   }
 
-  /** The message as UTF-8 JSON text: what `JSON.stringify(message)` parses back to. */
-  bytes(message: Message): Uint8Array {
-    if (!isPublishDiagnostics(message) || message.params.diagnostics.length < MIN_CACHED_LIST_LENGTH) return Buffer.from(JSON.stringify(message), "utf8");
+  /** The message's UTF-8 JSON, in parts to be written one after the other. */
+  private jsonParts(message: Message): Uint8Array[] {
+    if (!isPublishDiagnostics(message) || message.params.diagnostics.length < MIN_CACHED_LIST_LENGTH) return [Buffer.from(JSON.stringify(message), "utf8")];
     const { diagnostics, ...rest } = message.params;
     const others = JSON.stringify(rest);
     // `params` is the message's last member, so the JSON of the message without it ends in `"params":0}`.
@@ -41,15 +52,7 @@ export class MessageEncoder {
       parts.push(this.diagnosticBytes(diagnostics[i]));
     }
     parts.push(CLOSE);
-    let length = 0;
-    for (const part of parts) length += part.length;
-    const bytes = Buffer.allocUnsafe(length);
-    let offset = 0;
-    for (const part of parts) {
-      bytes.set(part, offset);
-      offset += part.length;
-    }
-    return bytes;
+    return parts;
   }
 
   private diagnosticBytes(diagnostic: LspDiagnostic): Uint8Array {
@@ -64,10 +67,37 @@ const COMMA = Buffer.from(",", "utf8");
 /** Closes the list, the params and the message. */
 const CLOSE = Buffer.from("]}}", "utf8");
 
-/** A writer of LSP messages to `stream` that serialises each published diagnostic once. */
-export function diagnosticsCachingWriter(stream: NodeJS.WritableStream): StreamMessageWriter {
-  // The encoder writes UTF-8 whatever it is asked for, so the writer must announce that charset.
-  return new StreamMessageWriter(stream, { charset: "utf-8", contentTypeEncoder: new MessageEncoder() });
+/** Writes LSP messages to a stream (the server's stdout), each in one write, in the order given. */
+export class StreamFrameWriter extends AbstractMessageWriter implements MessageWriter {
+  private readonly encoder = new MessageEncoder();
+  private errorCount = 0;
+
+  constructor(private readonly stream: NodeJS.WritableStream) {
+    super();
+    stream.on("error", (error: Error) => this.fireError(error));
+    stream.on("close", () => this.fireClose());
+  }
+
+  write(message: Message): Promise<void> {
+    let frame: Buffer;
+    try {
+      frame = this.encoder.frame(message);
+    } catch (error) {
+      this.fireError(error);
+      return Promise.reject(error);
+    }
+    return new Promise((resolve, reject) => {
+      this.stream.write(frame, (error?: Error | null) => {
+        if (!error) return resolve();
+        this.fireError(error, message, ++this.errorCount);
+        reject(error);
+      });
+    });
+  }
+
+  end(): void {
+    this.stream.end();
+  }
 }
 
 function isPublishDiagnostics(message: Message): message is NotificationMessage & { params: PublishDiagnosticsParams } {
