@@ -41,6 +41,7 @@ import { TreeCollector, workerCollector } from "./treeCollector";
 import { WorkerDocuments } from "./workerDocuments";
 import { WorkerConfiguration } from "./workerConfiguration";
 import { WorkerWorkspace } from "./workerWorkspace";
+import { workerYoungCollector, YoungCollector } from "./youngCollector";
 
 /** Distinct rule failures already logged; a rule that throws on every keystroke is reported once. */
 const MAX_REMEMBERED_FAILURES = 1000;
@@ -178,6 +179,7 @@ export function runLintWorker(): void {
 
   const queuedLints: WorkerRequest[] = [];
   let lintTurnScheduled = false;
+  const young = new YoungCollector(workerYoungCollector(), () => queuedLints.length === 0);
 
   /** One lint per turn: messages that arrived meanwhile (changes, hovers) are handled between two lints. */
   function scheduleLintTurn(): void {
@@ -187,7 +189,10 @@ export function runLintWorker(): void {
       lintTurnScheduled = false;
       const next = queuedLints.shift();
       if (next) reply(next);
-      if (queuedLints.length === 0) trees.idle();
+      if (queuedLints.length === 0) {
+        trees.idle();
+        young.lintsAnswered();
+      }
       scheduleLintTurn();
     });
   }

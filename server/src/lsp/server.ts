@@ -11,7 +11,6 @@ import {
   CompletionItem,
   CompletionItemKind,
   CompletionParams,
-  createConnection,
   DidChangeWatchedFilesNotification,
   Hover,
   HoverParams,
@@ -20,7 +19,6 @@ import {
   InsertTextFormat,
   MarkupKind,
   MessageType,
-  ProposedFeatures,
   ShowMessageNotification,
   TextDocumentSyncKind,
   WatchKind,
@@ -46,6 +44,7 @@ import { registerCheckWorkspace } from "./workspaceCheckRequest";
 import { WorkspaceCheckThreads } from "./workspaceCheckThreads";
 import { WorkspaceDiagnostics } from "./workspaceDiagnostics";
 import { filePathOf } from "./workerWorkspace";
+import { createServerConnection } from "./serverConnection";
 
 interface Services {
   scheduler: DiagnosticScheduler;
@@ -70,7 +69,8 @@ interface Services {
 
 /** `workerScript` is the file that runs `runLintWorker` in a worker thread (the bundle itself). */
 export function startServer(workerScript: string): void {
-  const connection = createConnection(ProposedFeatures.all);
+  let shutdownRequested = false;
+  const connection = createServerConnection(() => shutdownRequested);
   // Until initialize says otherwise, the setting's default.
   const log = new LeveledLogger(
     {
@@ -333,6 +333,7 @@ export function startServer(workerScript: string): void {
   );
 
   connection.onShutdown(async () => {
+    shutdownRequested = true;
     services?.scheduler.dispose();
     services?.baseline.dispose();
     await services?.workspace.dispose();
