@@ -218,8 +218,8 @@ export class IncrementalLinter {
     if (!regions) return { diagnostics: result.diagnostics, rules: result.rules, mode: result.rules.some((rule) => rule.scope) ? "from scratch" : "edited function", context: result.context, facts: result.facts };
     const scopes = new Map(result.rules.map((rule) => [rule.code, rule.scope]));
     // Where each kind of scoped rule's findings were recomputed, in the new text and in the old.
-    const replacedNew = { "store use": regions, function: [...regions, ...headers] };
-    const replacedOld = { "store use": oldRegions, function: [...oldRegions, ...headers] };
+    const replacedNew = { "store use": regions, expression: regions, function: [...regions, ...headers] };
+    const replacedOld = { "store use": oldRegions, expression: oldRegions, function: [...oldRegions, ...headers] };
     // What the edit touched before it: the function, and the change when it runs past the function's end (a comment after it).
     const touched = { start: Math.min(edited.oldRange.start, change.start), end: Math.max(edited.oldRange.end, change.oldEnd) };
     const move = new FindingMove(document, touched, delta, document.lineCount - previous.lineCount);

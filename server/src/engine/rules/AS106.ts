@@ -3,7 +3,7 @@ import { captures, SyntaxNode } from "../syntax/parser";
 import { Rule } from "./rule";
 import { FunctionInfo, SemanticModel } from "../airflow/model";
 import { callArguments, plainString, unparenthesize } from "../syntax/nodes";
-import { Fix } from "../types";
+import { Fix, OffsetRange } from "../types";
 import { codeSpan } from "../syntax/markdown";
 
 /** Context keys from AIP-103's development that never shipped, and the names Airflow 3.3 uses. */
@@ -68,9 +68,11 @@ export const AS106: Rule = {
   category: "scope",
   fix: "safe or unsafe",
   mayReport: ({ facts }) => facts.mentionsAny(["task_state", "task_store", "asset_state", "asset_store"]),
-  check({ model, text, report }) {
+  scope: "expression",
+  check({ model, text, report, regions }) {
     if (!/task_state|task_store|asset_state|asset_store/.test(text) || !hasOldKeyString(model, text)) return;
-    const subscripts = captures(model.root, SUBSCRIPTS, "read");
+    const readsOf = (query: string) => (regions ? capturesWithin(model, regions, query) : captures(model.root, query, "read"));
+    const subscripts = readsOf(SUBSCRIPTS);
     // A function that first writes `context["task_state"] = ...` can read it back.
     const writtenWhere = (context: SyntaxNode, name: string) => `${model.functionOf(context)?.node.id ?? "module"}:${context.text}:${name}`;
     const written = new Set(subscripts.filter(isWritten).map((w) => writtenWhere(w.childForFieldName("value")!, plainString(w.childForFieldName("subscript")) ?? "")));
@@ -87,7 +89,7 @@ export const AS106: Rule = {
         fix: renameKey(key, newName, true),
       });
     }
-    for (const read of captures(model.root, GET_CALLS, "read")) {
+    for (const read of readsOf(GET_CALLS)) {
       const args = callArguments(read);
       const key = args.positional[0];
       const oldName = plainString(key);
@@ -138,6 +140,18 @@ function renameKey(key: SyntaxNode, newName: string, safe: boolean): Fix | undef
 }
 
 /** `context["task_state"] = ...`: a write, after which the key exists. */
+/** The reads `query` captures inside `regions` (in order, not overlapping), each once. */
+function capturesWithin(model: SemanticModel, regions: readonly OffsetRange[], query: string): SyntaxNode[] {
+  const found = new Map<number, SyntaxNode>();
+  for (const region of regions) {
+    // The smallest node around the region holds every read in it.
+    for (const read of captures(model.root.descendantForIndex(region.start, region.end), query, "read")) {
+      if (read.startIndex >= region.start && read.endIndex <= region.end) found.set(read.id, read);
+    }
+  }
+  return [...found.values()];
+}
+
 function isWritten(subscript: SyntaxNode): boolean {
   const parent = subscript.parent;
   return parent?.type === "assignment" && parent.childForFieldName("left")?.id === subscript.id;

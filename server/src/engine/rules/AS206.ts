@@ -56,10 +56,12 @@ export const AS206: Rule = {
   category: "values",
   fix: "safe or unsafe",
   mayReport: ({ facts }) => facts.includes("utcnow") && facts.includes("airflow"),
-  check({ model, text, report }) {
+  scope: "expression",
+  check({ model, text, report, regions }) {
     if (!text.includes("utcnow") || !model.importsFrom("airflow")) return;
-    // Candidates found from the text; only they have their callee resolved.
-    for (const node of attributeCalls(model.tree, text, ["utcnow"])) {
+    // Candidates found from the text (of the regions, after an edit); only they have their callee resolved.
+    const candidates = regions ? regions.flatMap((region) => attributeCalls(model.tree, text, ["utcnow"], region)) : attributeCalls(model.tree, text, ["utcnow"]);
+    for (const node of candidates) {
       const call = model.callInfo(node);
       if (call.callee !== UTCNOW || call.args.positional.length > 0 || call.args.keywords.size > 0 || call.args.hasSplat) continue;
       const retagged = followedByTzinfoReplace(call.node);

@@ -40,13 +40,17 @@ export interface Rule {
    *   calls of `model.storeCallsWithin(regions)`, the indexed asset stores there) and reports each
    *   finding inside its use. A use's findings may depend on anything in the file but the bodies of
    *   functions that neither enclose the use nor name the use's function.
+   * - `"expression"`: the same for other expressions than store uses: the rule examines the
+   *   expressions (calls, subscripts) that lie in `regions` and reports each finding inside its
+   *   expression, whose findings may depend on anything in the file but the bodies of functions
+   *   that neither enclose the expression nor name the expression's function.
    * - `"function"`: the rule examines the functions of `model.functionsOverlapping(regions)` and
    *   reports each finding in the function's header (decorators, name, parameters). A function's
    *   findings may depend on anything in the file but the bodies of functions that neither enclose
    *   it, nor lie in it, nor name it.
    * Absent: every lint recomputes the rule's findings over the whole file.
    */
-  scope?: "store use" | "function";
+  scope?: "store use" | "expression" | "function";
   check(context: RuleContext): void;
 }
 
