@@ -117,6 +117,8 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
   private readonly boundInScope = new Map<Scope, Set<string>>();
   private scopedLookups = 0;
   private readonly parametersBound = new Set<Scope>();
+  /** Scopes whose every statement is bound (`bindingsOfScope`). */
+  private readonly completeScopes = new Set<Scope>();
   private readonly nestedBodiesByScope = new Map<Scope, OffsetRange[]>();
   private everyNameBound = false;
   /** The statements already bound (by node id), so that one found again is not bound twice. */
@@ -176,7 +178,7 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
    */
   private bindingsIn(name: string, scope: Scope): void {
     let names = this.boundInScope.get(scope);
-    if (names?.has(name)) return;
+    if (names?.has(name) || this.completeScopes.has(scope)) return;
     this.bindParameters(scope);
     if (this.scopedLookups >= MAX_SCOPED_LOOKUPS) return this.allBindings();
     const within = { start: scope.bodyStart, end: Math.min(scope.bodyEnd, this.text.length) };
@@ -222,6 +224,19 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
     this.bindEveryParameter();
     this.everyNameBound = true;
     for (const statement of bindingNodes(this.tree, this.text)) this.bindStatement(statement);
+  }
+
+  /**
+   * Binds every statement of `scope` itself: its parameters, and the statements of its body outside
+   * the bodies nested in it. Listing a class's attributes, or the module's names, so reads that
+   * scope's own text, not every statement of the file.
+   */
+  bindingsOfScope(scope: Scope): void {
+    if (this.everyNameBound || this.completeScopes.has(scope)) return;
+    this.completeScopes.add(scope);
+    this.bindParameters(scope);
+    const within = { start: scope.bodyStart, end: Math.min(scope.bodyEnd, this.text.length) };
+    for (const statement of bindingNodes(this.tree, this.text, within, this.nestedBodies(scope))) this.bindStatement(statement);
   }
 
   private bindStatement(node: SyntaxNode): void {
@@ -694,14 +709,19 @@ function bindingStatementAround(identifier: SyntaxNode): SyntaxNode | undefined 
  * would go down its whole depth) is walked instead, and so is a tree with errors, where a token can
  * be missing (an empty node the text does not show) or kept apart from its statement.
  */
-function bindingNodes(tree: Tree, text: string): SyntaxNode[] {
+function bindingNodes(tree: Tree, text: string, within?: OffsetRange, skipped: readonly OffsetRange[] = []): SyntaxNode[] {
   const root = tree.rootNode;
-  if (root.hasError) return root.descendantsOfType(BINDING_TYPES);
+  // Nested statements are bound too here, in their own scopes: harmless, and a tree with errors is rare.
+  if (root.hasError) return (within ? root.descendantForIndex(within.start, Math.max(within.start, within.end - 1)) : root).descendantsOfType(BINDING_TYPES);
   const candidates: { start: number; end: number; token: string }[] = [];
-  for (const match of text.matchAll(BINDING_KEYWORDS)) candidates.push({ start: match.index!, end: match.index! + match[0].length, token: match[0] });
-  for (const match of text.matchAll(BINDING_OPERATORS)) {
-    if (match[0] === ":" && !mayAnnotate(text, match.index! + 1)) continue;
-    candidates.push({ start: match.index!, end: match.index! + match[0].length, token: match[0] });
+  for (const part of partsOutside(within ?? { start: 0, end: text.length }, skipped)) {
+    for (const pattern of [BINDING_KEYWORDS, BINDING_OPERATORS]) {
+      pattern.lastIndex = part.start;
+      for (let match = pattern.exec(text); match && match.index + match[0].length <= part.end; match = pattern.exec(text)) {
+        if (match[0] === ":" && !mayAnnotate(text, match.index + 1)) continue;
+        candidates.push({ start: match.index, end: match.index + match[0].length, token: match[0] });
+      }
+    }
   }
   // By the statement around each: a definition's own line and its body's statements are apart.
   const byStatement = new Map<number, { statement: SyntaxNode; tokens: typeof candidates }>();
@@ -726,6 +746,19 @@ function bindingNodes(tree: Tree, text: string): SyntaxNode[] {
     }
   }
   return found;
+}
+
+/** The parts of `range` outside `skipped` (in order, not overlapping). */
+function partsOutside(range: OffsetRange, skipped: readonly OffsetRange[]): OffsetRange[] {
+  const parts: OffsetRange[] = [];
+  let start = range.start;
+  for (const gap of skipped) {
+    if (gap.end <= start || gap.start >= range.end) continue;
+    if (gap.start > start) parts.push({ start, end: gap.start });
+    start = Math.max(start, gap.end);
+  }
+  if (start < range.end) parts.push({ start, end: range.end });
+  return parts;
 }
 
 /** Past this many keywords and operators in one statement, walking the statement costs less than a search for each. */

@@ -29,8 +29,8 @@ export type ScopeKind = "module" | "class" | "function";
 export interface BindingSource {
   /** Makes the bindings of `name` complete in `scope`, or in every scope when it is undefined. */
   bindingsOf(name: string, scope?: Scope): void;
-  /** Makes every scope's bindings complete. */
-  allBindings(): void;
+  /** Makes the bindings of `scope` itself complete. */
+  bindingsOfScope(scope: Scope): void;
 }
 
 export class Scope {
@@ -56,9 +56,9 @@ export class Scope {
     return this.definitionNode;
   }
 
-  /** Every name bound in this scope, with its bindings. Listing them binds every name of the file first. */
+  /** Every name bound in this scope, with its bindings. Listing them binds every statement of the scope first. */
   get bindings(): ReadonlyMap<string, Binding[]> {
-    this.source?.allBindings();
+    this.source?.bindingsOfScope(this);
     return this.byName;
   }
 
