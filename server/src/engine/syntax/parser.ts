@@ -566,10 +566,13 @@ function identifiersFound(searchRoot: SyntaxNode, text: string, textStart: numbe
   // The first skipped range that ends after the search starts: a scope can hold as many nested
   // bodies as the file has definitions, and few of them lie around the name's occurrences.
   let skip = firstEndingAfter(skipped, searchStart);
+  // Searched up to the end only: a scope's lookup of a name it never spells must not read on to the
+  // end of the file (V8 slices a string without copying it).
+  const searched = searchEnd < text.length ? text.slice(0, searchEnd) : text;
   // Two occurrences that overlap lie inside one longer word, so neither is the identifier: the search
   // goes on after each occurrence (from the next character, a long name in a long run of its
   // letters would be compared again at every position).
-  for (let start = text.indexOf(name, searchStart); start >= 0 && start + name.length <= searchEnd; start = text.indexOf(name, start + name.length)) {
+  for (let start = searched.indexOf(name, searchStart); start >= 0; start = searched.indexOf(name, start + name.length)) {
     if (skip < skipped.length && skipped[skip].end <= start) skip = firstEndingAfter(skipped, start, skip + 1);
     if (skip < skipped.length && skipped[skip].start <= start) {
       // Inside a skipped range: go on from its end.
