@@ -130,8 +130,7 @@ function readOnceWhatNeverChanges(binding: NativeBinding): void {
   const adopt = (child: unknown, parent: unknown) => {
     if (child && !(KEPT_PARENT in (child as object)) && !hasErrors((child as Parser.SyntaxNode).tree)) (child as Record<symbol, unknown>)[KEPT_PARENT] = parent;
   };
-  const keptHasError = Symbol("hasError");
-  const hasErrors = (tree: Parser.Tree & { [keptHasError]?: boolean }) => (tree[keptHasError] ??= tree.rootNode.hasError);
+  const hasErrors = treeHasErrors;
   const nativeParent = Object.getOwnPropertyDescriptor(base, "parent")!.get!;
   for (const property of STABLE_PROPERTIES) {
     const native = property === "parent" ? function (this: Parser.SyntaxNode) { return parentOf(this); } : Object.getOwnPropertyDescriptor(base, property)!.get!;
@@ -205,6 +204,13 @@ function readOnceWhatNeverChanges(binding: NativeBinding): void {
     }
     return child;
   };
+}
+
+const KEPT_HAS_ERROR = Symbol("hasError");
+
+/** Whether the tree holds a syntax error (or a missing token), asked of the binding once per tree. */
+export function treeHasErrors(tree: Tree): boolean {
+  return ((tree as Tree & { [KEPT_HAS_ERROR]?: boolean })[KEPT_HAS_ERROR] ??= tree.rootNode.hasError);
 }
 
 /** The node methods of the native binding, and the buffer through which it hands nodes to JavaScript. */
