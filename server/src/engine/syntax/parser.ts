@@ -41,7 +41,8 @@ function bindingIsTheOneRead(binding: NativeBinding): boolean {
     treeSitterVersion() === NODE_TREE_SITTER_READ &&
     typeof binding.NodeMethods === "object" &&
     binding.nodeTransferArray instanceof Uint32Array &&
-    typeof binding.getNodeFieldNamesById === "function"
+    typeof binding.getNodeFieldNamesById === "function" &&
+    typeof binding.getNodeTypeNamesById === "function"
   );
 }
 
@@ -132,8 +133,28 @@ function readOnceWhatNeverChanges(binding: NativeBinding): void {
   };
   const hasErrors = treeHasErrors;
   const nativeParent = Object.getOwnPropertyDescriptor(base, "parent")!.get!;
+  // An identifier's end is where its word ends in the source, read there rather than asked of the
+  // binding (the text of every name a rule reads needs it): when the word is ASCII, since beyond
+  // that the source's characters would have to be classified as Python does, and when the tree has
+  // no errors, where an identifier can be missing (an empty node before whatever the text holds).
+  const identifierClasses = new Set<unknown>();
+  const nodeClasses = (Python as unknown as { nodeSubclasses?: unknown[] }).nodeSubclasses ?? [];
+  binding.getNodeTypeNamesById(Python).forEach((typeName, id) => typeName === "identifier" && nodeClasses[id] !== nodeClassOfBinding && identifierClasses.add(nodeClasses[id]));
+  const nativeEnd = Object.getOwnPropertyDescriptor(base, "endIndex")!.get!;
+  const endIndex = function (this: Parser.SyntaxNode): number {
+    if (identifierClasses.has(this.constructor)) {
+      const input = (this.tree as Parser.Tree & { input?: unknown }).input;
+      if (typeof input === "string" && !hasErrors(this.tree)) {
+        const start = this.startIndex;
+        let end = start;
+        while (isAsciiWordCharacter(input.charCodeAt(end))) end++;
+        if (end > start && !(input.charCodeAt(end) >= 128)) return end;
+      }
+    }
+    return nativeEnd.call(this);
+  };
   for (const property of STABLE_PROPERTIES) {
-    const native = property === "parent" ? function (this: Parser.SyntaxNode) { return parentOf(this); } : Object.getOwnPropertyDescriptor(base, property)!.get!;
+    const native = property === "parent" ? function (this: Parser.SyntaxNode) { return parentOf(this); } : property === "endIndex" ? endIndex : Object.getOwnPropertyDescriptor(base, property)!.get!;
     const kept = property === "parent" ? KEPT_PARENT : Symbol(property);
     const adopts = property === "namedChildren" || property === "firstChild" || property === "lastChild";
     Object.defineProperty(base, property, {
@@ -218,6 +239,7 @@ interface NativeBinding {
   NodeMethods: Record<string, (...args: unknown[]) => unknown>;
   nodeTransferArray: Uint32Array;
   getNodeFieldNamesById(language: unknown): (string | undefined)[];
+  getNodeTypeNamesById(language: unknown): (string | undefined)[];
 }
 
 /** The binding node-tree-sitter loaded (node-gyp-build finds it in the package's folder; loading it again gives the same module). */
