@@ -65,6 +65,14 @@ export function nodesKeptInJavaScript(): boolean {
 /** Node properties that never change within a tree, kept on the node object after the first read. */
 const STABLE_PROPERTIES = ["endIndex", "parent", "firstChild", "lastChild", "namedChildren"] as const;
 const FIELDS = Symbol("fields");
+/** Node types whose named children, when there are as many as the fields listed and none is a comment, are these fields in order (tree-sitter-python's grammar). */
+const FIELDS_IN_ORDER: Readonly<Record<string, readonly string[]>> = {
+  call: ["function", "arguments"],
+  attribute: ["object", "attribute"],
+  keyword_argument: ["name", "value"],
+  pair: ["key", "value"],
+  subscript: ["value", "subscript"],
+};
 /** The nodes whose named children are statements, or the parts of a compound statement (clauses, blocks). */
 const STATEMENT_CONTAINERS: ReadonlySet<string> = new Set([
   "module", "block", "if_statement", "elif_clause", "else_clause", "for_statement", "while_statement", "try_statement",
@@ -211,6 +219,10 @@ function readOnceWhatNeverChanges(binding: NativeBinding): void {
   // A field asked for by its id: the binding turns a name into an id by comparing it with every field's name.
   const fieldIds = new Map<string, number>();
   binding.getNodeFieldNamesById(Python).forEach((fieldName, id) => fieldName && fieldIds.set(fieldName, id));
+  // Nodes whose named children are their fields, one each and in this order, when no comment sits
+  // among them and the tree has no errors: the rules ask for both fields of most of them (a call's
+  // callee and arguments, a keyword argument's name and value), and one list costs one call.
+  const fieldIdsInOrder = new Map(Object.entries(FIELDS_IN_ORDER).map(([type, names]) => [type, names.map((name) => fieldIds.get(name)!)]));
   const childForFieldName = base.childForFieldName;
   const childForFieldId = (base as unknown as { childForFieldId(id: number): Parser.SyntaxNode | null }).childForFieldId;
   base.childForFieldName = function (this: Parser.SyntaxNode & { [FIELDS]?: (Parser.SyntaxNode | null)[] }, fieldName: string) {
@@ -219,6 +231,16 @@ function readOnceWhatNeverChanges(binding: NativeBinding): void {
     // By field id: an array is lighter than a map, and a node of a lint gets one for the fields asked of it.
     const fields = (this[FIELDS] ??= []);
     let child = fields[id];
+    if (child === undefined) {
+      const inOrder = fieldIdsInOrder.get(this.type);
+      if (inOrder && !hasErrors(this.tree)) {
+        const children = this.namedChildren;
+        if (children.length === inOrder.length && children.every((c) => c.type !== "comment")) {
+          for (let i = 0; i < inOrder.length; i++) fields[inOrder[i]] = children[i];
+          child = fields[id];
+        }
+      }
+    }
     if (child === undefined) {
       fields[id] = child = childForFieldId.call(this, id);
       adopt(child, this);
