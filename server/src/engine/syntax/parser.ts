@@ -161,8 +161,23 @@ function readOnceWhatNeverChanges(binding: NativeBinding): void {
     }
     return nativeEnd.call(this);
   };
+  // node-tree-sitter's own getter makes a map and an array for every list it hands out, to register
+  // nodes that `keepNodesInJavaScript` has already registered: the node is handed to the binding as
+  // its getter does (its words in the transfer buffer), and the list taken as the binding answers.
+  const namedChildren = function (this: ArrayLike<number> & { tree: unknown }): unknown {
+    const words = binding.nodeTransferArray;
+    for (let i = 0; i < WORDS_PER_NODE; i++) words[i] = this[i];
+    return binding.NodeMethods.namedChildren(this.tree);
+  };
+  const readers: Partial<Record<(typeof STABLE_PROPERTIES)[number], (this: never) => unknown>> = {
+    parent(this: Parser.SyntaxNode) {
+      return parentOf(this);
+    },
+    endIndex,
+    namedChildren,
+  };
   for (const property of STABLE_PROPERTIES) {
-    const native = property === "parent" ? function (this: Parser.SyntaxNode) { return parentOf(this); } : property === "endIndex" ? endIndex : Object.getOwnPropertyDescriptor(base, property)!.get!;
+    const native = readers[property] ?? Object.getOwnPropertyDescriptor(base, property)!.get!;
     const kept = property === "parent" ? KEPT_PARENT : Symbol(property);
     const adopts = property === "namedChildren" || property === "firstChild" || property === "lastChild";
     Object.defineProperty(base, property, {
