@@ -232,6 +232,27 @@ describe("names bound on demand", () => {
     assert.ok(files > 60, `${files} files`);
   });
 
+  test("an attribute's object is bound by an import only: on the import's line or a line it continues", () => {
+    const text = [
+      "def f():",
+      "    import pkg.sub",
+      "    return pkg.sub.VALUE",
+      "def g():",
+      "    import os, \\",
+      "        pkg.sub",
+      "    return pkg.sub.VALUE",
+      "def h(pkg):",
+      "    pkg.sub = 1",
+      "    return pkg.sub",
+    ].join("\n");
+    const tree = parsePython(text);
+    const upFront = new PythonModel(tree, text);
+    upFront.allBindings();
+    assert.deepEqual(answers(new PythonModel(tree, text)), answers(upFront));
+    const onDemand = new PythonModel(tree, text);
+    assert.deepEqual(onDemand.functions.map((fn) => fn.scope.lookup("pkg")?.map((b) => b.kind)), [["import"], ["import"], ["parameter"]]);
+  });
+
   test("a name bound by a statement found for another name keeps the order of the text", () => {
     const text = "n = 0\nm, n = 1, 2\nfor n in []:\n    pass\n";
     const model = new PythonModel(parsePython(text), text);

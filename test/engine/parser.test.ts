@@ -101,6 +101,25 @@ test("node properties read once agree with the binding's cursor, node by node", 
   assert.equal(tree.rootNode.namedChildren, tree.rootNode.namedChildren);
 });
 
+
+test("an identifier's end read from the source agrees with the binding's: ASCII and other names, trees with errors", () => {
+  const sources = ["naïve = 1\nx_1 = naïve + déjà + _a9\nprint(x_1)\n", "def (\n  x = \nclass :\n    y.\n", "from a import (b,\n"];
+  for (const source of sources) {
+    const tree = parsePython(source);
+    const cursor = tree.walk();
+    let identifiers = 0;
+    for (;;) {
+      if (cursor.nodeType === "identifier") {
+        identifiers++;
+        assert.equal(cursor.currentNode.endIndex, cursor.endIndex, `${JSON.stringify(source)} at ${cursor.startIndex}`);
+      }
+      if (cursor.gotoFirstChild()) continue;
+      while (!cursor.gotoNextSibling()) if (!cursor.gotoParent()) break;
+      if (cursor.currentNode.id === tree.rootNode.id) break;
+    }
+    assert.ok(identifiers > 0, source);
+  }
+});
 test("a block's statements of its own scope: through if, for, with, try and match, not into definitions", () => {
   const text = [
     "a = 1",

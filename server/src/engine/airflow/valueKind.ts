@@ -18,7 +18,7 @@
  * NamedTuple instances are left `unknown`: whether a `tuple` subclass is refused the same way has not
  * been read in Airflow's source.
  */
-import { SyntaxNode } from "../syntax/parser";
+import { identifiersIn, SyntaxNode } from "../syntax/parser";
 import { ClassInfo, SemanticModel } from "./model";
 import { callArguments, plainString, stringLiteral, unparenthesize } from "../syntax/nodes";
 
@@ -270,8 +270,8 @@ function containerBehindName(model: SemanticModel, node: SyntaxNode): SyntaxNode
   if (!binding || binding.kind !== "assign" || !binding.value) return undefined;
   const value = unparenthesize(binding.value);
   if (!["list", "tuple", "dictionary"].includes(value.type)) return undefined;
-  const uses = binding.scope.node.descendantsOfType("identifier").filter((id) => id.text === name.text);
-  return uses.length === 2 ? value : undefined;
+  // Found from the name's spellings in the scope's text: a walk of every node of the scope for each value examined grows with the square of a module's size.
+  return identifiersIn(binding.scope.node, name.text).length === 2 ? value : undefined;
 }
 
 function classify(model: SemanticModel, expression: SyntaxNode, depth: number): ValueInfo {

@@ -115,7 +115,8 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
   private readonly boundNames = new Set<string>();
   /** Names whose bindings are complete in one scope (`Scope.own`, `Scope.lookup`). */
   private readonly boundInScope = new Map<Scope, Set<string>>();
-  private scopedLookups = 0;
+  /** What the lookups in single scopes have cost so far (`lookupCost`): past the file's length, binding every statement costs less. */
+  private scopedLookupCost = 0;
   private readonly parametersBound = new Set<Scope>();
   /** Scopes whose every statement is bound (`bindingsOfScope`). */
   private readonly completeScopes = new Set<Scope>();
@@ -180,27 +181,31 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
     let names = this.boundInScope.get(scope);
     if (names?.has(name) || this.completeScopes.has(scope)) return;
     this.bindParameters(scope);
-    if (this.scopedLookups >= MAX_SCOPED_LOOKUPS) return this.allBindings();
     const within = { start: scope.bodyStart, end: Math.min(scope.bodyEnd, this.text.length) };
-    const identifiers = identifiersSpelled(this.tree, this.text, name, MAX_SPELLINGS_LOOKED_UP, within, this.nestedBodies(scope), (end) => mayBeBound(this.text, end - name.length, end));
+    const nested = this.nestedBodies(scope);
+    this.scopedLookupCost += lookupCost(within, nested);
+    if (this.scopedLookupCost > this.text.length) return this.allBindings();
+    const identifiers = identifiersSpelled(this.tree, this.text, name, MAX_SPELLINGS_LOOKED_UP, within, nested, (end) => mayBeBound(this.text, end - name.length, end));
     if (identifiers === undefined) return this.allBindings();
     for (const identifier of identifiers) {
       const statement = bindingStatementAround(identifier);
       if (statement) this.bindStatement(statement);
     }
-    this.scopedLookups++;
     if (!names) this.boundInScope.set(scope, (names = new Set()));
     names.add(name);
   }
 
-  /** The bodies of the scopes directly inside `scope`, in order. */
-  private nestedBodies(scope: Scope): OffsetRange[] {
-    let bodies = this.nestedBodiesByScope.get(scope);
-    if (!bodies) {
-      bodies = this.scopesByStart.filter((s) => s.parent === scope).map((s) => ({ start: s.bodyStart, end: s.bodyEnd }));
-      this.nestedBodiesByScope.set(scope, bodies);
+  /** The bodies of the scopes directly inside `scope`, in order: every scope's, listed at the first lookup (a scope at a time would read every scope for each). */
+  private nestedBodies(scope: Scope): readonly OffsetRange[] {
+    if (this.nestedBodiesByScope.size === 0) {
+      for (const nested of this.scopesByStart) {
+        const bodies = this.nestedBodiesByScope.get(nested.parent!);
+        const body = { start: nested.bodyStart, end: nested.bodyEnd };
+        if (bodies) bodies.push(body);
+        else this.nestedBodiesByScope.set(nested.parent!, [body]);
+      }
     }
-    return bodies;
+    return this.nestedBodiesByScope.get(scope) ?? NO_BODIES;
   }
 
   /**
@@ -656,7 +661,8 @@ const MAX_SPELLINGS_LOOKED_UP = 256;
 /**
  * Whether the name between `start` and `end` can be what a statement binds, as far as its line
  * tells without the tree: not when it is called or indexed (`task(...)`, `rows[0]`), nor in a
- * decorator (`@task(outlets=[ORDERS])` on every task of a DAG), short of a `:=` right after it.
+ * decorator (`@task(outlets=[ORDERS])` on every task of a DAG), short of a `:=` right after it;
+ * nor an attribute's object (`tss.set(...)`) outside an import (`import a.b` binds `a`).
  */
 function mayBeBound(text: string, start: number, end: number): boolean {
   let after = end;
@@ -669,15 +675,38 @@ function mayBeBound(text: string, start: number, end: number): boolean {
   const limit = Math.max(0, start - MAX_DECORATOR_LOOKBACK);
   while (lineStart > limit && text.charCodeAt(lineStart - 1) !== 10 && text.charCodeAt(lineStart - 1) !== 13) lineStart--;
   if (lineStart > 0 && text.charCodeAt(lineStart - 1) !== 10 && text.charCodeAt(lineStart - 1) !== 13) return true;
+  if (next === 46 /* . */ && !mayContinueImport(text, lineStart, start)) return false;
   while (text.charCodeAt(lineStart) === 32 || text.charCodeAt(lineStart) === 9) lineStart++;
   return text.charCodeAt(lineStart) !== 64 /* @ */;
+}
+
+/**
+ * Whether the line from `lineStart` up to `start` can be part of an import statement: it spells
+ * `import`, or the line before ends in a `\` that continues it (an import has no brackets to
+ * continue in).
+ */
+function mayContinueImport(text: string, lineStart: number, start: number): boolean {
+  if (text.slice(lineStart, start).includes("import")) return true;
+  let before = lineStart - 1;
+  if (text.charCodeAt(before) === 10 && text.charCodeAt(before - 1) === 13) before--;
+  return before > 0 && text.charCodeAt(before - 1) === 92 /* \\ */;
 }
 
 /** How far back `mayBeBound` looks for the start of a line. */
 const MAX_DECORATOR_LOOKBACK = 256;
 
-/** Lookups of a name in one scope before binding every statement at once costs less. */
-const MAX_SCOPED_LOOKUPS = 64;
+/**
+ * What a lookup of a name in one scope can cost, in steps of the search's loop: it searches the
+ * scope's body for the name (a string search, some 64 characters for a step) and can land in each
+ * nested body once. Summed over a file's lookups this is what keeps them linear: each name is
+ * looked up once per scope, but a module of many functions can look up as many names.
+ */
+function lookupCost(body: OffsetRange, nested: readonly OffsetRange[]): number {
+  return (body.end - body.start) / CHARACTERS_SEARCHED_PER_STEP + nested.length;
+}
+
+const CHARACTERS_SEARCHED_PER_STEP = 64;
+const NO_BODIES: readonly OffsetRange[] = [];
 const BINDING_STATEMENTS: ReadonlySet<string> = new Set(BINDING_TYPES);
 /**
  * What can stand between a bound identifier and its binding statement: the unpacking patterns

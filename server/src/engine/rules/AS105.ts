@@ -1,4 +1,4 @@
-import { SyntaxNode } from "../syntax/parser";
+import { SyntaxNode, treeHasErrors } from "../syntax/parser";
 import { Rule } from "./rule";
 import { capitalize } from "./messageText";
 import { StoreCall, writtenMethod } from "../airflow/model";
@@ -182,6 +182,11 @@ function keyText(node: SyntaxNode, bytesToo = false): KeyText | undefined {
     if (!info || (info.isBytes && !bytesToo)) return undefined;
     const raw = info.prefix.includes("r");
     const formatted = info.prefix.includes("f");
+    // A plain string's text between its quotes is its one `string_content`, whose node need not be read.
+    if (!raw && !formatted && !treeHasErrors(part.tree)) {
+      literal += decode(info.value, false, false);
+      continue;
+    }
     for (const child of part.namedChildren) {
       if (child.type === "string_content") literal += decode(child.text, raw, formatted);
       else if (child.type === "interpolation") complete = false;

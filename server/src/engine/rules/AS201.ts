@@ -70,10 +70,11 @@ export const AS201: Rule = {
       const store = fn.parameters.find((p) => p.name === STORE && (p.kind === "positional" || p.kind === "keyword-only"));
       const splat = fn.parameters.find((p) => p.kind === "var-keyword");
       if (!store || !splat) continue;
-      const reads = contextReads(model, fn, splat);
-      // Named in the message even when the fix is not offered: it is the line that fails.
       const body = fn.node.childForFieldName("body");
-      const storeRead = body ? variableReferences(body, splat.name).map(readThrough).find((r) => r?.key === STORE) : undefined;
+      const references = body ? variableReferences(body, splat.name) : [];
+      const reads = contextReads(model, fn, splat, references);
+      // Named in the message even when the fix is not offered: it is the line that fails.
+      const storeRead = (reads ?? references.map(readThrough)).find((r) => r?.key === STORE);
       const name = splat.name;
       const message = storeRead
         ? `${codeSpan(storeRead.node.text)} ${storeRead.node.type === "subscript" ? "raises `KeyError`" : "returns `None`"} when the task runs: ${codeSpan(`**${name}`)} never holds the asset store. Airflow passes the store to the ${codeSpan(STORE)} parameter; use it, and declare the other context keys the task reads as parameters instead of ${codeSpan(`**${name}`)}.`
@@ -93,16 +94,17 @@ interface ContextRead {
 }
 
 /**
- * Every use of the `**` parameter in the function's body as a read of a literal key, or undefined when
- * some use is anything else (a write, `context` passed on or iterated, a computed key, a `get` default).
+ * Every use of the `**` parameter in the function's body (`references`) as a read of a literal key,
+ * or undefined when some use is anything else (a write, `context` passed on or iterated, a computed
+ * key, a `get` default).
  */
-function contextReads(model: SemanticModel, fn: FunctionInfo, splat: Parameter): ContextRead[] | undefined {
+function contextReads(model: SemanticModel, fn: FunctionInfo, splat: Parameter, references: readonly SyntaxNode[]): ContextRead[] | undefined {
   const body = fn.node.childForFieldName("body");
   if (!body) return [];
   // `context` must mean the parameter everywhere in the body.
   if (fn.scope.own(splat.name)?.length !== 1 || bindsWithin(model, body, splat.name)) return undefined;
   const reads: ContextRead[] = [];
-  for (const identifier of variableReferences(body, splat.name)) {
+  for (const identifier of references) {
     const read = readThrough(identifier);
     if (!read) return undefined;
     reads.push(read);

@@ -1,5 +1,5 @@
 /** Small questions asked of tree-sitter-python nodes, so rules never poke at raw node shapes. */
-import { identifiersIn, SyntaxNode } from "./parser";
+import { identifiersIn, SyntaxNode, treeHasErrors } from "./parser";
 
 export interface StringLiteral {
   /** The literal's value when it has no interpolation; escape sequences are kept as written. */
@@ -26,6 +26,10 @@ export function stringLiteral(node: SyntaxNode | null | undefined): StringLitera
     };
   }
   if (type !== "string") return undefined;
+  if (!treeHasErrors(node.tree)) {
+    const literal = stringFromText(node, node.text);
+    if (literal) return literal;
+  }
   const start = node.firstChild;
   const end = node.lastChild;
   if (!start || !end || start.type !== "string_start") return undefined;
@@ -34,6 +38,26 @@ export function stringLiteral(node: SyntaxNode | null | undefined): StringLitera
   const prefix = opening.replace(/["']+$/, "").toLowerCase();
   const value = whole.slice(opening.length, whole.length - end.text.length);
   return { value, prefix, isBytes: prefix.includes("b"), isFString: prefix.includes("f") && node.namedChildren.some((c) => c.type === "interpolation") };
+}
+
+/**
+ * A `string` node of a tree without errors, read from its text: its `string_start` is the prefix and
+ * the opening quotes, its `string_end` the same quotes (each of those nodes is a call into the native
+ * binding, and so is each one's text). Not a raw string, whose `string_end` tree-sitter-python
+ * extends over the backslashes before the quotes (`r"a\\"`): those are read from the nodes.
+ */
+function stringFromText(node: SyntaxNode, whole: string): StringLiteral | undefined {
+  let prefixLength = 0;
+  for (let code = whole.charCodeAt(0); isAsciiLetter(code); code = whole.charCodeAt(++prefixLength)) if (code === 82 /* R */ || code === 114 /* r */) return undefined;
+  const quote = whole.charCodeAt(prefixLength);
+  const quotes = whole.charCodeAt(prefixLength + 1) === quote && whole.charCodeAt(prefixLength + 2) === quote && whole.length >= prefixLength + 6 ? 3 : 1;
+  const prefix = whole.slice(0, prefixLength).toLowerCase();
+  const value = whole.slice(prefixLength + quotes, whole.length - quotes);
+  return { value, prefix, isBytes: prefix.includes("b"), isFString: prefix.includes("f") && node.namedChildren.some((c) => c.type === "interpolation") };
+}
+
+function isAsciiLetter(code: number): boolean {
+  return (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
 }
 
 /** The value of a plain (non-f, non-bytes) string literal. */

@@ -41,7 +41,8 @@ function bindingIsTheOneRead(binding: NativeBinding): boolean {
     treeSitterVersion() === NODE_TREE_SITTER_READ &&
     typeof binding.NodeMethods === "object" &&
     binding.nodeTransferArray instanceof Uint32Array &&
-    typeof binding.getNodeFieldNamesById === "function"
+    typeof binding.getNodeFieldNamesById === "function" &&
+    typeof binding.getNodeTypeNamesById === "function"
   );
 }
 
@@ -64,6 +65,14 @@ export function nodesKeptInJavaScript(): boolean {
 /** Node properties that never change within a tree, kept on the node object after the first read. */
 const STABLE_PROPERTIES = ["endIndex", "parent", "firstChild", "lastChild", "namedChildren"] as const;
 const FIELDS = Symbol("fields");
+/** Node types whose named children, when there are as many as the fields listed and none is a comment, are these fields in order (tree-sitter-python's grammar). */
+const FIELDS_IN_ORDER: Readonly<Record<string, readonly string[]>> = {
+  call: ["function", "arguments"],
+  attribute: ["object", "attribute"],
+  keyword_argument: ["name", "value"],
+  pair: ["key", "value"],
+  subscript: ["value", "subscript"],
+};
 /** The nodes whose named children are statements, or the parts of a compound statement (clauses, blocks). */
 const STATEMENT_CONTAINERS: ReadonlySet<string> = new Set([
   "module", "block", "if_statement", "elif_clause", "else_clause", "for_statement", "while_statement", "try_statement",
@@ -130,11 +139,45 @@ function readOnceWhatNeverChanges(binding: NativeBinding): void {
   const adopt = (child: unknown, parent: unknown) => {
     if (child && !(KEPT_PARENT in (child as object)) && !hasErrors((child as Parser.SyntaxNode).tree)) (child as Record<symbol, unknown>)[KEPT_PARENT] = parent;
   };
-  const keptHasError = Symbol("hasError");
-  const hasErrors = (tree: Parser.Tree & { [keptHasError]?: boolean }) => (tree[keptHasError] ??= tree.rootNode.hasError);
+  const hasErrors = treeHasErrors;
   const nativeParent = Object.getOwnPropertyDescriptor(base, "parent")!.get!;
+  // An identifier's end is where its word ends in the source, read there rather than asked of the
+  // binding (the text of every name a rule reads needs it): when the word is ASCII, since beyond
+  // that the source's characters would have to be classified as Python does, and when the tree has
+  // no errors, where an identifier can be missing (an empty node before whatever the text holds).
+  const identifierClasses = new Set<unknown>();
+  const nodeClasses = (Python as unknown as { nodeSubclasses?: unknown[] }).nodeSubclasses ?? [];
+  binding.getNodeTypeNamesById(Python).forEach((typeName, id) => typeName === "identifier" && nodeClasses[id] !== nodeClassOfBinding && identifierClasses.add(nodeClasses[id]));
+  const nativeEnd = Object.getOwnPropertyDescriptor(base, "endIndex")!.get!;
+  const endIndex = function (this: Parser.SyntaxNode): number {
+    if (identifierClasses.has(this.constructor)) {
+      const input = (this.tree as Parser.Tree & { input?: unknown }).input;
+      if (typeof input === "string" && !hasErrors(this.tree)) {
+        const start = this.startIndex;
+        let end = start;
+        while (isAsciiWordCharacter(input.charCodeAt(end))) end++;
+        if (end > start && !(input.charCodeAt(end) >= 128)) return end;
+      }
+    }
+    return nativeEnd.call(this);
+  };
+  // node-tree-sitter's own getter makes a map and an array for every list it hands out, to register
+  // nodes that `keepNodesInJavaScript` has already registered: the node is handed to the binding as
+  // its getter does (its words in the transfer buffer), and the list taken as the binding answers.
+  const namedChildren = function (this: ArrayLike<number> & { tree: unknown }): unknown {
+    const words = binding.nodeTransferArray;
+    for (let i = 0; i < WORDS_PER_NODE; i++) words[i] = this[i];
+    return binding.NodeMethods.namedChildren(this.tree);
+  };
+  const readers: Partial<Record<(typeof STABLE_PROPERTIES)[number], (this: never) => unknown>> = {
+    parent(this: Parser.SyntaxNode) {
+      return parentOf(this);
+    },
+    endIndex,
+    namedChildren,
+  };
   for (const property of STABLE_PROPERTIES) {
-    const native = property === "parent" ? function (this: Parser.SyntaxNode) { return parentOf(this); } : Object.getOwnPropertyDescriptor(base, property)!.get!;
+    const native = readers[property] ?? Object.getOwnPropertyDescriptor(base, property)!.get!;
     const kept = property === "parent" ? KEPT_PARENT : Symbol(property);
     const adopts = property === "namedChildren" || property === "firstChild" || property === "lastChild";
     Object.defineProperty(base, property, {
@@ -191,6 +234,10 @@ function readOnceWhatNeverChanges(binding: NativeBinding): void {
   // A field asked for by its id: the binding turns a name into an id by comparing it with every field's name.
   const fieldIds = new Map<string, number>();
   binding.getNodeFieldNamesById(Python).forEach((fieldName, id) => fieldName && fieldIds.set(fieldName, id));
+  // Nodes whose named children are their fields, one each and in this order, when no comment sits
+  // among them and the tree has no errors: the rules ask for both fields of most of them (a call's
+  // callee and arguments, a keyword argument's name and value), and one list costs one call.
+  const fieldIdsInOrder = new Map(Object.entries(FIELDS_IN_ORDER).map(([type, names]) => [type, names.map((name) => fieldIds.get(name)!)]));
   const childForFieldName = base.childForFieldName;
   const childForFieldId = (base as unknown as { childForFieldId(id: number): Parser.SyntaxNode | null }).childForFieldId;
   base.childForFieldName = function (this: Parser.SyntaxNode & { [FIELDS]?: (Parser.SyntaxNode | null)[] }, fieldName: string) {
@@ -200,6 +247,16 @@ function readOnceWhatNeverChanges(binding: NativeBinding): void {
     const fields = (this[FIELDS] ??= []);
     let child = fields[id];
     if (child === undefined) {
+      const inOrder = fieldIdsInOrder.get(this.type);
+      if (inOrder && !hasErrors(this.tree)) {
+        const children = this.namedChildren;
+        if (children.length === inOrder.length && children.every((c) => c.type !== "comment")) {
+          for (let i = 0; i < inOrder.length; i++) fields[inOrder[i]] = children[i];
+          child = fields[id];
+        }
+      }
+    }
+    if (child === undefined) {
       fields[id] = child = childForFieldId.call(this, id);
       adopt(child, this);
     }
@@ -207,11 +264,19 @@ function readOnceWhatNeverChanges(binding: NativeBinding): void {
   };
 }
 
+const KEPT_HAS_ERROR = Symbol("hasError");
+
+/** Whether the tree holds a syntax error (or a missing token), asked of the binding once per tree. */
+export function treeHasErrors(tree: Tree): boolean {
+  return ((tree as Tree & { [KEPT_HAS_ERROR]?: boolean })[KEPT_HAS_ERROR] ??= tree.rootNode.hasError);
+}
+
 /** The node methods of the native binding, and the buffer through which it hands nodes to JavaScript. */
 interface NativeBinding {
   NodeMethods: Record<string, (...args: unknown[]) => unknown>;
   nodeTransferArray: Uint32Array;
   getNodeFieldNamesById(language: unknown): (string | undefined)[];
+  getNodeTypeNamesById(language: unknown): (string | undefined)[];
 }
 
 /** The binding node-tree-sitter loaded (node-gyp-build finds it in the package's folder; loading it again gives the same module). */
@@ -574,10 +639,13 @@ function identifiersFound(searchRoot: SyntaxNode, text: string, textStart: numbe
   // The first skipped range that ends after the search starts: a scope can hold as many nested
   // bodies as the file has definitions, and few of them lie around the name's occurrences.
   let skip = firstEndingAfter(skipped, searchStart);
+  // Searched up to the end only: a scope's lookup of a name it never spells must not read on to the
+  // end of the file (V8 slices a string without copying it).
+  const searched = searchEnd < text.length ? text.slice(0, searchEnd) : text;
   // Two occurrences that overlap lie inside one longer word, so neither is the identifier: the search
   // goes on after each occurrence (from the next character, a long name in a long run of its
   // letters would be compared again at every position).
-  for (let start = text.indexOf(name, searchStart); start >= 0 && start + name.length <= searchEnd; start = text.indexOf(name, start + name.length)) {
+  for (let start = searched.indexOf(name, searchStart); start >= 0; start = searched.indexOf(name, start + name.length)) {
     if (skip < skipped.length && skipped[skip].end <= start) skip = firstEndingAfter(skipped, start, skip + 1);
     if (skip < skipped.length && skipped[skip].start <= start) {
       // Inside a skipped range: go on from its end.
