@@ -4,7 +4,7 @@
  * which calls create such an operator (including Airflow's provider operators built on the mixin);
  * and which DAG `default_args` apply to a call. Computed once per model and shared by the rules.
  */
-import { SyntaxNode } from "../syntax/parser";
+import { callsNamed, SyntaxNode } from "../syntax/parser";
 import { analysis, AnalysisContext, ExternalClass, WorkspaceClasses } from "../context";
 import { CallInfo, ClassInfo, DagInfo, SemanticModel, semanticModel } from "./model";
 import { definitionStatement, plainString } from "../syntax/nodes";
@@ -445,7 +445,11 @@ export class ResumableOperators {
     if (!this.instantiatedNames) {
       this.instantiatedNames = new Set();
       const names = new Set(this.model.classes.map((c) => c.name));
-      for (const call of this.model.calls) {
+      // Only `C(...)` and `C.partial(...)` of a class `C` of this file can instantiate it: the calls
+      // spelled so are found from the text, not by listing every call of the file (short of so many
+      // classes that one search for all their names would cost more).
+      const candidates = names.size === 0 ? [] : names.size <= MAX_CLASS_NAMES_SEARCHED ? callsNamed(this.model.tree, this.model.text, [...names, "partial"]).map((node) => this.model.callInfo(node)) : this.model.calls;
+      for (const call of candidates) {
         const fn = call.node.childForFieldName("function");
         if (!fn || (fn.type !== "identifier" && fn.type !== "attribute")) continue;
         // Only calls whose callee's first name is a class of this file are worth resolving.
@@ -534,3 +538,6 @@ export function snakeCaseClassName(name: string): string {
     .replace(/^_+/, "")
     .toLowerCase();
 }
+
+/** Past this many classes in a file, the calls instantiating them are looked for among every call rather than by their names. */
+const MAX_CLASS_NAMES_SEARCHED = 64;
