@@ -570,9 +570,7 @@ export function callsNamed(tree: Tree, text: string, names: readonly string[]): 
 function callsAround(tree: Tree, text: string, names: readonly string[], callOf: (name: SyntaxNode) => SyntaxNode | undefined): SyntaxNode[] {
   const root = tree.rootNode;
   const found: { call: SyntaxNode; start: number }[] = [];
-  for (const match of text.matchAll(new RegExp(`\\b(?:${names.join("|")})\\b`, "g"))) {
-    const start = match.index!;
-    const end = start + match[0].length;
+  for (const [start, end] of wordsSpelled(text, names)) {
     const name = root.descendantForIndex(start, end);
     if (name.type !== "identifier" || name.startIndex !== start || name.endIndex !== end) continue;
     const call = callOf(name);
@@ -580,6 +578,28 @@ function callsAround(tree: Tree, text: string, names: readonly string[], callOf:
   }
   return inQueryOrder(found);
 }
+
+/**
+ * Where `names` occur in `text` as whole words (`\b` on both sides), in text order: one search for
+ * all of them, short of names so many or so long (a class name of a million letters) that the
+ * pattern would be too large, when each is searched alone.
+ */
+function wordsSpelled(text: string, names: readonly string[]): [number, number][] {
+  const pattern = names.join("|");
+  if (pattern.length <= MAX_NAMES_PATTERN) return [...text.matchAll(new RegExp(`\\b(?:${pattern})\\b`, "g"))].map((match) => [match.index!, match.index! + match[0].length]);
+  const found = new Map<number, number>();
+  for (const name of new Set(names)) {
+    if (name.length === 0) continue;
+    for (let start = text.indexOf(name); start >= 0; start = text.indexOf(name, start + 1)) {
+      const end = start + name.length;
+      if (!isAsciiWordCharacter(text.charCodeAt(start - 1)) && !isAsciiWordCharacter(text.charCodeAt(end))) found.set(start, end);
+    }
+  }
+  return [...found].sort((a, b) => a[0] - b[0]);
+}
+
+/** The longest alternation of names searched for with one regular expression. */
+const MAX_NAMES_PATTERN = 32_768;
 
 /**
  * Calls found from their names, in text order, put in the order a query's captures come: a stable
