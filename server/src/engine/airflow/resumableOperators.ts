@@ -540,4 +540,4 @@ export function snakeCaseClassName(name: string): string {
 }
 
 /** Past this many classes in a file, the calls instantiating them are looked for among every call rather than by their names. */
-const MAX_CLASS_NAMES_SEARCHED = 64;
+const MAX_CLASS_NAMES_SEARCHED = 512;

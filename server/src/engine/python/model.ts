@@ -184,9 +184,12 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
     const within = { start: scope.bodyStart, end: Math.min(scope.bodyEnd, this.text.length) };
     const nested = this.nestedBodies(scope);
     this.scopedLookupCost += lookupCost(within, nested);
-    if (this.scopedLookupCost > this.text.length) return this.allBindings();
+    // Past the budget, or with too many spellings to look at, the scope's own statements are bound
+    // at once: each scope's once at most, which sums to the file's statements, not to every
+    // statement of the file on the first lookup past the budget.
+    if (this.scopedLookupCost > this.text.length) return this.bindingsOfScope(scope);
     const identifiers = identifiersSpelled(this.tree, this.text, name, MAX_SPELLINGS_LOOKED_UP, within, nested, (end) => mayBeBound(this.text, end - name.length, end));
-    if (identifiers === undefined) return this.allBindings();
+    if (identifiers === undefined) return this.bindingsOfScope(scope);
     for (const identifier of identifiers) {
       const statement = bindingStatementAround(identifier);
       if (statement) this.bindStatement(statement);
