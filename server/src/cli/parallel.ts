@@ -12,6 +12,7 @@ import { checkFile, CheckSettings, crashedOutcome, FileOutcome, outcomeWithoutLi
 import { CHECK_WORKER, CheckWorkerData, FromWorker, ToWorker } from "./checkWorker";
 import { mapConcurrently } from "./files";
 import { CheckJob } from "./job";
+import { FileConfiguration } from "../engine/project";
 
 /** Below this many files to lint, starting threads (each loads the parser and the rules) costs more than it saves. */
 const MIN_FILES_FOR_THREADS = 50;
@@ -24,6 +25,12 @@ const BATCH_SIZE = 16;
 const BATCHES_IN_FLIGHT = 2;
 /** Files the main thread checks between two looks at its workers' messages: each waits that long at most for its next batch. */
 const MAIN_THREAD_BATCH_SIZE = 4;
+/**
+ * Cache lookups under way at once. A lookup does not lint; all it can wait for is git (AS301's
+ * baseline text is part of the key), which answers one request after another: with many waiting,
+ * the main thread reads and looks up the other files meanwhile instead of sitting idle.
+ */
+const CONCURRENT_LOOKUPS = 64;
 
 /**
  * How many threads may check the files at most, the main thread included; 1 means the main thread alone. `--fix` stays on
@@ -60,8 +67,8 @@ export class StreamingCheck {
   private readonly outcomes: FileOutcome[] = [];
   private readonly toLint: number[] = [];
   private pool: ThreadPool | undefined;
-  /** Files waiting for the cache, and how many lookups are under way. */
-  private readonly lookups: number[] = [];
+  /** Files waiting for the cache (with their configuration, when the search read it), and how many lookups are under way. */
+  private readonly lookups: { index: number; configuration?: FileConfiguration }[] = [];
   private lookingUp = 0;
   private lookedUp: (() => void) | undefined;
 
@@ -71,13 +78,14 @@ export class StreamingCheck {
     private readonly options: ThreadOptions,
   ) {}
 
-  add(file: string): void {
+  /** `configuration`: the file's, read with the run's overrides, when the caller has it. */
+  add(file: string, configuration?: FileConfiguration): void {
     const index = this.files.push(file) - 1;
     if (!this.settings.cache) {
       this.queue(index);
       return;
     }
-    this.lookups.push(index);
+    this.lookups.push({ index, configuration });
     this.lookUpNext();
   }
 
@@ -95,10 +103,10 @@ export class StreamingCheck {
   }
 
   private lookUpNext(): void {
-    while (this.lookingUp < this.options.concurrentFiles && this.lookups.length > 0) {
-      const index = this.lookups.shift()!;
+    while (this.lookingUp < CONCURRENT_LOOKUPS && this.lookups.length > 0) {
+      const { index, configuration } = this.lookups.shift()!;
       this.lookingUp++;
-      void outcomeWithoutLint(this.files[index], this.settings)
+      void outcomeWithoutLint(this.files[index], this.settings, configuration)
         .then(
           (known) => {
             if (known) this.outcomes[index] = known;
