@@ -68,7 +68,7 @@ export class PythonDocument {
 
   /** Whether the file could use Airflow's state stores at all. */
   isRelevant(): boolean {
-    return RELEVANT.test(this.text.getText());
+    return isRelevantText(this.text.getText());
   }
 
   /** The syntax tree of the current text, parsed incrementally from the previous one when there is one. */
@@ -114,6 +114,11 @@ export class PythonDocument {
     // An unchanged version number after an edit would make `tree` return the stale parse.
     if (this.text.version === this.parsedVersion) this.parsedVersion = -1;
   }
+}
+
+/** `PythonDocument.isRelevant` of a text, for a caller that may not need the document at all (the CLI, when its cache answers). */
+export function isRelevantText(text: string): boolean {
+  return RELEVANT.test(text);
 }
 
 function toPoint(position: Position): Point {
