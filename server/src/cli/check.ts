@@ -115,7 +115,7 @@ async function prepare(file: string, settings: CheckSettings, stdinText?: string
   }
   // Made only now: when the cache answers, the file's URL and document are not needed.
   const uri = pathToFileURL(file).href;
-  const document = new PythonDocument(uri, text);
+  const document = PythonDocument.forReading(uri, text);
   return { outcome, text, byteOrderMark, uri, document, lint: configuration.lint, baselineText, airflowPin, cacheKey };
 }
 
