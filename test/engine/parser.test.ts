@@ -62,6 +62,19 @@ test("an edit re-parses into a new tree, and a tree once handed out is never edi
   assert.equal(document.tree, second);
 });
 
+test("a document made for reading gives the tree of its text, and after an edit that of its new text, leaving the first tree as it was", () => {
+  const document = PythonDocument.forReading("file:///a.py", original);
+  const first = document.tree;
+  assert.equal(first.rootNode.toString(), new PythonDocument("file:///b.py", original).tree.rootNode.toString());
+  assert.equal(document.tree, first);
+  document.update([{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: "# c\n" }], 1);
+  const second = document.tree;
+  assert.notEqual(second, first);
+  assert.equal(first.rootNode.hasChanges, false);
+  assert.equal(second.rootNode.toString(), new PythonDocument("file:///b.py", `# c\n${original}`).tree.rootNode.toString());
+  assert.equal(second.rootNode.descendantsOfType("comment").length, 1);
+});
+
 test("a whole-text change replaces the document", () => {
   const document = new PythonDocument("file:///a.py", original, 1);
   document.update([{ text: "import os\n" }], 2);

@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { pathToFileURL } from "node:url";
 import { Diagnostic, enabledRules, fixAll, lint, LintOptions, PythonDocument, reviewMarkdown, WorkspaceIndex } from "../engine";
 import { GitBaselines } from "../engine/project/git";
+import { isRelevantText } from "../engine/syntax/document";
 import { AirflowPin, ConfigurationOverrides, FileConfiguration, ProjectConfiguration } from "../engine/project";
 import { CacheKey, CacheRecord, LintCache } from "./cache";
 import { unifiedDiff } from "./diff";
@@ -87,9 +88,9 @@ interface PreparedFile {
 /**
  * Reads the file (or takes `stdinText`, the text standard input gave for it) and gathers its
  * inputs; answers the outcome instead when there is nothing to lint: it could not be read, or the
- * cache knows its findings.
+ * cache knows its findings. `known` is the file's configuration when the caller has just read it.
  */
-async function prepare(file: string, settings: CheckSettings, stdinText?: string): Promise<PreparedFile | FileOutcome> {
+async function prepare(file: string, settings: CheckSettings, stdinText?: string, known?: FileConfiguration): Promise<PreparedFile | FileOutcome> {
   const outcome: FileOutcome = { file, diagnostics: [], fixed: 0, errors: [] };
   // Read synchronously: a promise per read costs more than the read of a DAG file, and when the cache answers, reading is most of the work.
   const source = stdinText !== undefined ? { text: stdinText.replace(/^\uFEFF/, ""), byteOrderMark: false } : readSourceFileSync(file);
@@ -98,11 +99,9 @@ async function prepare(file: string, settings: CheckSettings, stdinText?: string
     return outcome;
   }
   const { text, byteOrderMark } = source;
-  const configuration = settings.configuration.forFile(file, settings.overrides);
-  const uri = pathToFileURL(file).href;
-  const document = new PythonDocument(uri, text);
+  const configuration = known ?? settings.configuration.forFile(file, settings.overrides);
   // A file the engine would not parse needs no baseline either.
-  const baselineText = document.isRelevant() && needsBaseline(configuration.lint, text) ? await settings.baselines?.committedText(file, configuration.baseline) : undefined;
+  const baselineText = isRelevantText(text) && needsBaseline(configuration.lint, text) ? await settings.baselines?.committedText(file, configuration.baseline) : undefined;
   if (hasStarImport(text)) settings.workspace?.update(file, text);
   const airflowPin = configuration.airflowPin;
   if (configuration.airflowPinError !== undefined) {
@@ -114,6 +113,9 @@ async function prepare(file: string, settings: CheckSettings, stdinText?: string
     outcome.diagnostics = cached;
     return outcome;
   }
+  // Made only now: when the cache answers, the file's URL and document are not needed.
+  const uri = pathToFileURL(file).href;
+  const document = PythonDocument.forReading(uri, text);
   return { outcome, text, byteOrderMark, uri, document, lint: configuration.lint, baselineText, airflowPin, cacheKey };
 }
 
@@ -122,9 +124,13 @@ export function crashedOutcome(file: string, error: unknown): FileOutcome {
   return { file, diagnostics: [], fixed: 0, errors: [`internal error while checking the file: ${error instanceof Error ? error.message : String(error)}`] };
 }
 
-/** The outcome of a file when it needs no lint (it could not be read, or the cache knows its findings); undefined when it must be checked. */
-export async function outcomeWithoutLint(file: string, settings: CheckSettings): Promise<FileOutcome | undefined> {
-  const prepared = await prepare(file, settings);
+/**
+ * The outcome of a file when it needs no lint (it could not be read, or the cache knows its
+ * findings); undefined when it must be checked. `configuration`: the file's, when the caller has it
+ * (from `settings.configuration` or a reader of the same files with the same overrides).
+ */
+export async function outcomeWithoutLint(file: string, settings: CheckSettings, configuration?: FileConfiguration): Promise<FileOutcome | undefined> {
+  const prepared = await prepare(file, settings, undefined, configuration);
   return "document" in prepared ? undefined : prepared;
 }
 

@@ -1,7 +1,7 @@
 /** The whole command: arguments in, output written, exit status out. main.ts only wires it to the process. */
 import * as path from "node:path";
 import { packageVersion } from "../docs/location";
-import { ConfigurationProblem, describeConfigurationProblem, UNUSED_CONFIGURATION } from "../engine/project";
+import { ConfigurationProblem, describeConfigurationProblem, FileConfiguration, UNUSED_CONFIGURATION } from "../engine/project";
 import { GitBaselines } from "../engine/project/git";
 import { parseCliArgs, PROGRAM, USAGE, UsageError, CliOptions, Format } from "./args";
 import { CACHE_FOLDER, engineIdentity } from "./cache";
@@ -87,11 +87,12 @@ async function checkAll(options: CliOptions, io: Io, baselines: GitBaselines): P
   const configurations = projectConfiguration();
   const overrides = cliOverrides(options, io.cwd);
   const problems = new Map<string, ConfigurationProblem[]>();
-  const included = (file: string): boolean => {
+  const configurationOf = (file: string): FileConfiguration => {
     const configuration = configurations.forFile(file, overrides);
     if (configuration.configurationFile && configuration.problems.length > 0) problems.set(configuration.configurationFile, configuration.problems);
-    return !configuration.excluded;
+    return configuration;
   };
+  const included = (file: string): boolean => !configurationOf(file).excluded;
 
   let outcomes: FileOutcome[];
   let folderProblems: { path: string; message: string }[] = [];
@@ -111,7 +112,9 @@ async function checkAll(options: CliOptions, io: Io, baselines: GitBaselines): P
       io.cwd,
       streaming &&
         ((file) => {
-          if (included(file)) streaming.add(file);
+          // The cache lookup uses the configuration read here instead of reading it again.
+          const configuration = configurationOf(file);
+          if (!configuration.excluded) streaming.add(file, configuration);
         }),
     );
     folderProblems = search.problems;

@@ -4,7 +4,8 @@
  * is re-parsed from it so tree-sitter reuses every subtree the edit did not touch. Readers get a
  * tree of their own, parsed from the base: node-tree-sitter's `edit` updates every node a reader
  * ever held (a lint holds thousands), which cost more than the re-parse, while re-parsing an
- * unedited tree reuses its root at once (about 1/500 of a full parse).
+ * unedited tree reuses its root at once (about 1/500 of a full parse). A document made to be read
+ * once (`forReading`: a file the CLI checks) keeps no base tree; its text is parsed once.
  */
 import { TextDocument } from "vscode-languageserver-textdocument";
 import { parsePython, Point, Tree } from "./parser";
@@ -28,6 +29,8 @@ export class PythonDocument {
   /** The tree readers get; dropped at the next edit. */
   private syntaxTree: Tree | undefined;
   private parsedVersion = -1;
+  /** Whether edits are expected, so that the base tree is worth keeping. */
+  private keepsBaseTree = true;
 
   constructor(
     readonly uri: string,
@@ -35,6 +38,13 @@ export class PythonDocument {
     version = 0,
   ) {
     this.text = TextDocument.create(uri, "python", version, text);
+  }
+
+  /** A document that is read and not edited: its tree is the only parse. Edited anyway, it is parsed in full again. */
+  static forReading(uri: string, text: string): PythonDocument {
+    const document = new PythonDocument(uri, text);
+    document.keepsBaseTree = false;
+    return document;
   }
 
   get version(): number {
@@ -68,15 +78,19 @@ export class PythonDocument {
 
   /** Whether the file could use Airflow's state stores at all. */
   isRelevant(): boolean {
-    return RELEVANT.test(this.text.getText());
+    return isRelevantText(this.text.getText());
   }
 
   /** The syntax tree of the current text, parsed incrementally from the previous one when there is one. */
   get tree(): Tree {
     if (!this.syntaxTree || this.parsedVersion !== this.text.version) {
       const text = this.text.getText();
-      this.baseTree = parsePython(text, this.baseTree);
-      this.syntaxTree = parsePython(text, this.baseTree);
+      if (this.keepsBaseTree) {
+        this.baseTree = parsePython(text, this.baseTree);
+        this.syntaxTree = parsePython(text, this.baseTree);
+      } else {
+        this.syntaxTree = parsePython(text);
+      }
       this.parsedVersion = this.text.version;
     }
     return this.syntaxTree;
@@ -114,6 +128,11 @@ export class PythonDocument {
     // An unchanged version number after an edit would make `tree` return the stale parse.
     if (this.text.version === this.parsedVersion) this.parsedVersion = -1;
   }
+}
+
+/** `PythonDocument.isRelevant` of a text, for a caller that may not need the document at all (the CLI, when its cache answers). */
+export function isRelevantText(text: string): boolean {
+  return RELEVANT.test(text);
 }
 
 function toPoint(position: Position): Point {
