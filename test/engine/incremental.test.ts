@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, test } from "node:test";
-import { allRules, ContentChange, Diagnostic, ExternalClass, IncrementalLinter, lint, LintOptions, PythonDocument, WorkspaceClasses } from "../../server/src/engine";
+import { allRules, ContentChange, Diagnostic, ExternalClass, IncrementalLinter, lint, LintMode, LintOptions, PythonDocument, WorkspaceClasses } from "../../server/src/engine";
 import { changeBetween } from "../../server/src/engine/incremental";
 import { parsePython, SyntaxNode } from "../../server/src/engine/syntax/parser";
 import { definitionsFound } from "../../server/src/engine/python/definitions";
@@ -83,6 +83,30 @@ function comparable(diagnostics: Diagnostic[]): string {
 
 describe("a lint after an edit gives what a lint from scratch gives", () => {
   const options: LintOptions = {};
+
+  /**
+   * Lints `source`, replaces `[start, end)` with `inserted` and lints again, then undoes the edit and
+   * lints once more; checks each lint after the first against a lint from scratch. Answers how
+   * the two lints after the first were made.
+   */
+  function editAndUndo(source: Source, start: number, end: number, inserted: string): LintMode[] {
+    const document = new PythonDocument("file:///edited.py", source.text, 1);
+    const linter = new IncrementalLinter();
+    linter.lint(document, options);
+    const removed = source.text.slice(start, end);
+    document.update([changeAt(document, start, end, inserted)], 2);
+    const afterEdit = linter.lint(document, options);
+    assert.equal(comparable(afterEdit), comparable(lint(new PythonDocument("file:///edited.py", document.getText()), options)), `${source.name}: ${JSON.stringify(inserted)} at ${start}`);
+    assertDefinitionsAsFound(linter, document, `${source.name}: definitions after ${JSON.stringify(inserted)} at ${start}`);
+    const modes = [linter.lastMode];
+    document.update([changeAt(document, start, start + inserted.length, removed)], 3);
+    const afterUndo = linter.lint(document, options);
+    assert.equal(document.getText(), source.text);
+    assert.equal(comparable(afterUndo), comparable(lint(new PythonDocument("file:///edited.py", source.text), options)), `${source.name}: undo of ${JSON.stringify(inserted)} at ${start}`);
+    assertDefinitionsAsFound(linter, document, `${source.name}: definitions after the undo of ${JSON.stringify(inserted)} at ${start}`);
+    modes.push(linter.lastMode);
+    return modes;
+  }
   /** Per kind of edit: lints after it (and its undo), and how many of them re-checked only the edited function. */
   const byEdit = new Map<string, { lints: number; edited: number }>();
 
@@ -93,23 +117,9 @@ describe("a lint after an edit gives what a lint from scratch gives", () => {
       functions.forEach((fn, index) => {
         const other = names.find((name, i) => i !== index && name);
         for (const [start, end, inserted] of editsInside(fn, source.text, other)) {
-          const document = new PythonDocument("file:///edited.py", source.text, 1);
-          const linter = new IncrementalLinter();
-          linter.lint(document, options);
-          const removed = source.text.slice(start, end);
-          document.update([changeAt(document, start, end, inserted)], 2);
-          const afterEdit = linter.lint(document, options);
-          assert.equal(comparable(afterEdit), comparable(lint(new PythonDocument("file:///edited.py", document.getText()), options)), `${source.name}: ${JSON.stringify(inserted)} at ${start}`);
-          assertDefinitionsAsFound(linter, document, `${source.name}: definitions after ${JSON.stringify(inserted)} at ${start}`);
           const kind = byEdit.get(inserted.replace(/\w+\.expand/, "f.expand").trim()) ?? { lints: 0, edited: 0 };
           byEdit.set(inserted.replace(/\w+\.expand/, "f.expand").trim(), kind);
-          if (linter.lastMode === "edited function") kind.edited++;
-          document.update([changeAt(document, start, start + inserted.length, removed)], 3);
-          const afterUndo = linter.lint(document, options);
-          assert.equal(document.getText(), source.text);
-          assert.equal(comparable(afterUndo), comparable(lint(new PythonDocument("file:///edited.py", source.text), options)), `${source.name}: undo of ${JSON.stringify(inserted)} at ${start}`);
-          assertDefinitionsAsFound(linter, document, `${source.name}: definitions after the undo of ${JSON.stringify(inserted)} at ${start}`);
-          if (linter.lastMode === "edited function") kind.edited++;
+          for (const mode of editAndUndo(source, start, end, inserted)) if (mode === "edited function") kind.edited++;
           kind.lints += 2;
         }
       });
@@ -136,19 +146,7 @@ describe("a lint after an edit gives what a lint from scratch gives", () => {
         ];
         if (comment.endIndex - at > 2) edits.push([at + 1, at + 2, ""]);
         for (const [start, end, inserted] of edits) {
-          const document = new PythonDocument("file:///edited.py", source.text, 1);
-          const linter = new IncrementalLinter();
-          linter.lint(document, options);
-          const removed = source.text.slice(start, end);
-          document.update([changeAt(document, start, end, inserted)], 2);
-          const afterEdit = linter.lint(document, options);
-          assert.equal(comparable(afterEdit), comparable(lint(new PythonDocument("file:///edited.py", document.getText()), options)), `${source.name}: ${JSON.stringify(inserted)} at ${start}`);
-          assertDefinitionsAsFound(linter, document, `${source.name}: definitions after ${JSON.stringify(inserted)} at ${start}`);
-          if (linter.lastMode === "edited comment") commentEdits.kept++;
-          document.update([changeAt(document, start, start + inserted.length, removed)], 3);
-          const afterUndo = linter.lint(document, options);
-          assert.equal(comparable(afterUndo), comparable(lint(new PythonDocument("file:///edited.py", source.text), options)), `${source.name}: undo of ${JSON.stringify(inserted)} at ${start}`);
-          if (linter.lastMode === "edited comment") commentEdits.kept++;
+          for (const mode of editAndUndo(source, start, end, inserted)) if (mode === "edited comment") commentEdits.kept++;
           commentEdits.lints += 2;
         }
       }

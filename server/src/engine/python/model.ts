@@ -579,14 +579,8 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
 
 }
 
-/**
- * A function of the file: its node, name node and parameters are read when first asked for (and its
- * parameters bound when a name is first looked up in it: `bindParameters`).
- */
-export class DefinedFunction implements FunctionInfo {
-  enclosingClass?: ClassInfo;
-  private parameterList: Parameter[] | undefined;
-
+/** A function or class of the file, whose node and name node are found when first asked for. */
+abstract class Definition {
   constructor(
     readonly scope: Scope,
     readonly range: OffsetRange,
@@ -601,6 +595,15 @@ export class DefinedFunction implements FunctionInfo {
   get nameNode(): SyntaxNode {
     return this.binding.target;
   }
+}
+
+/**
+ * A function of the file: its node, name node and parameters are read when first asked for (and its
+ * parameters bound when a name is first looked up in it: `bindParameters`).
+ */
+export class DefinedFunction extends Definition implements FunctionInfo {
+  enclosingClass?: ClassInfo;
+  private parameterList: Parameter[] | undefined;
 
   get parameters(): Parameter[] {
     return (this.parameterList ??= parametersOf(this.node));
@@ -611,7 +614,7 @@ export class DefinedFunction implements FunctionInfo {
  * A class of the file: its node, bases, their names and its attributes are read when first asked
  * for (the names and the attributes need bindings, which are made on demand).
  */
-class DefinedClass<F extends FunctionInfo> implements ClassInfo<F> {
+class DefinedClass<F extends FunctionInfo> extends Definition implements ClassInfo<F> {
   readonly methods = new Map<string, F>();
   private baseList: SyntaxNode[] | undefined;
   private baseNameList: (string | undefined)[] | undefined;
@@ -619,18 +622,12 @@ class DefinedClass<F extends FunctionInfo> implements ClassInfo<F> {
 
   constructor(
     private readonly model: PythonModel<F>,
-    readonly scope: Scope,
-    readonly range: OffsetRange,
-    readonly name: string,
-    private readonly binding: Binding,
-  ) {}
-
-  get node(): SyntaxNode {
-    return this.scope.node;
-  }
-
-  get nameNode(): SyntaxNode {
-    return this.binding.target;
+    scope: Scope,
+    range: OffsetRange,
+    name: string,
+    binding: Binding,
+  ) {
+    super(scope, range, name, binding);
   }
 
   get bases(): SyntaxNode[] {
