@@ -744,11 +744,17 @@ function bindingNodes(tree: Tree, text: string, within?: OffsetRange, skipped: r
   if (root.hasError) return (within ? root.descendantForIndex(within.start, Math.max(within.start, within.end - 1)) : root).descendantsOfType(BINDING_TYPES);
   const candidates: { start: number; end: number; token: string }[] = [];
   for (const part of partsOutside(within ?? { start: 0, end: text.length }, skipped)) {
+    // Searched in the part alone (a search of the whole text from the part's start would run on
+    // to the next match however far, for each part), with one character on either side for the
+    // patterns' look-arounds.
+    const from = Math.max(0, part.start - 1);
+    const slice = text.slice(from, part.end + 1);
     for (const pattern of [BINDING_KEYWORDS, BINDING_OPERATORS]) {
-      pattern.lastIndex = part.start;
-      for (let match = pattern.exec(text); match && match.index + match[0].length <= part.end; match = pattern.exec(text)) {
-        if (match[0] === ":" && !mayAnnotate(text, match.index + 1)) continue;
-        candidates.push({ start: match.index, end: match.index + match[0].length, token: match[0] });
+      for (const match of slice.matchAll(pattern)) {
+        const start = from + match.index!;
+        const end = start + match[0].length;
+        if (start < part.start || end > part.end || (match[0] === ":" && !mayAnnotate(text, end))) continue;
+        candidates.push({ start, end, token: match[0] });
       }
     }
   }
