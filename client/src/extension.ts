@@ -129,9 +129,11 @@ function delay(ms: number): Promise<void> {
 
 async function startServer(context: vscode.ExtensionContext, output: vscode.LogOutputChannel, log: ExtensionLog): Promise<void> {
   const serverModule = context.asAbsolutePath("dist/server.js");
+  // Over stdio the server serialises each published diagnostic once (lsp/messageEncoder.ts); over
+  // IPC Node's channel would serialise every message whole, 4 MB for a large DAG on each keystroke.
   const serverOptions: ServerOptions = {
-    run: { module: serverModule, transport: TransportKind.ipc },
-    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ["--nolazy", "--inspect=6009"] } },
+    run: { module: serverModule, transport: TransportKind.stdio },
+    debug: { module: serverModule, transport: TransportKind.stdio, options: { execArgv: ["--nolazy", "--inspect=6009"] } },
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: [

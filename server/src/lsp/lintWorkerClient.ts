@@ -136,7 +136,9 @@ export class LintWorkerClient {
 
   private spawn(): Worker {
     exposeCollectorToWorkers();
-    const worker = new Worker(this.script, { resourceLimits: this.resourceLimits });
+    // stdout: true keeps what the thread might print off the server's stdout, which over stdio carries the protocol.
+    const worker = new Worker(this.script, { resourceLimits: this.resourceLimits, stdout: true });
+    worker.stdout.pipe(process.stderr);
     worker.on("message", (message: FromWorker) => this.receive(message));
     worker.on("error", (error) => this.log.error(`The lint worker failed: ${errorText(error)}`));
     worker.on("exit", (code) => this.exited(worker, code));

@@ -108,7 +108,9 @@ export class WorkspaceCheckThreads {
   }
 
   private start(): Thread {
-    const worker = new Worker(this.script, { workerData: { role: WORKSPACE_CHECK_ROLE } });
+    // stdout: true keeps what the thread might print off the server's stdout, which over stdio carries the protocol.
+    const worker = new Worker(this.script, { workerData: { role: WORKSPACE_CHECK_ROLE }, stdout: true });
+    worker.stdout.pipe(process.stderr);
     const thread: Thread = { worker, pending: new Map() };
     worker.on("message", (message: FromCheckThread) => this.receive(thread, message));
     worker.on("error", (error) => this.log.error(`A workspace check thread failed: ${errorText(error)}`));
