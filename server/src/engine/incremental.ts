@@ -223,14 +223,11 @@ export class IncrementalLinter {
     // What the edit touched before it: the function, and the change when it runs past the function's end (a comment after it).
     const touched = { start: Math.min(edited.oldRange.start, change.start), end: Math.max(edited.oldRange.end, change.oldEnd) };
     const move = new FindingMove(document, touched, delta, document.lineCount - previous.lineCount);
-    const kept: Diagnostic[] = [];
-    for (const diagnostic of previous.diagnostics) {
+    const kept = movedFindings(previous.diagnostics, move, (diagnostic) => {
       const scope = scopes.get(diagnostic.code);
-      if (!scope || replacedOld[scope].some((range) => contains(range, diagnostic))) continue;
-      const moved = move.beyond(diagnostic);
-      if (!moved) return undefined;
-      kept.push(moved);
-    }
+      return scope !== undefined && !replacedOld[scope].some((range) => contains(range, diagnostic));
+    });
+    if (!kept) return undefined;
     const fresh = result.diagnostics.filter((d) => {
       const scope = scopes.get(d.code);
       return !scope || replacedNew[scope].some((range) => contains(range, d));
@@ -582,7 +579,7 @@ class FindingMove {
       if (range.end.line < this.firstTouchedLine) ranges.push(range);
       else if (range.start.line > this.lastTouchedLine) {
         moved ||= this.addedLines !== 0;
-        ranges.push(this.addedLines === 0 ? range : { start: { line: range.start.line + this.addedLines, character: range.start.character }, end: { line: range.end.line + this.addedLines, character: range.end.character } });
+        ranges.push(this.linesMoved(range));
       } else return null;
     }
     return moved ? { message: related.message, ranges } : related;
@@ -594,12 +591,15 @@ class FindingMove {
   }
 
   private range(diagnostic: Diagnostic): Diagnostic["range"] {
-    const { start, end } = diagnostic.range;
-    if (start.line > this.lastTouchedLine && diagnostic.startOffset >= this.touched.end) {
-      if (this.addedLines === 0) return diagnostic.range;
-      return { start: { line: start.line + this.addedLines, character: start.character }, end: { line: end.line + this.addedLines, character: end.character } };
-    }
+    const { start } = diagnostic.range;
+    if (start.line > this.lastTouchedLine && diagnostic.startOffset >= this.touched.end) return this.linesMoved(diagnostic.range);
     return { start: this.document.positionAt(this.offset(diagnostic.startOffset)), end: this.document.positionAt(this.offset(diagnostic.endOffset)) };
+  }
+
+  /** A range on lines after the touched text, moved down by the lines the edit added (up when it removed some). */
+  private linesMoved(range: Range): Range {
+    if (this.addedLines === 0) return range;
+    return { start: { line: range.start.line + this.addedLines, character: range.start.character }, end: { line: range.end.line + this.addedLines, character: range.end.character } };
   }
 
   private fix(fix: Fix): Fix {
