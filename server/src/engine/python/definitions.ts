@@ -37,8 +37,8 @@ export function placeOf(node: SyntaxNode): DefinitionPlace {
 
 /** The node of the definition at `place` in `tree` (the tree the place was found in, or carried into). */
 export function definitionNodeAt(tree: Tree, text: string, place: DefinitionPlace): SyntaxNode {
-  const node = definitionWithKeyword(tree.rootNode, place.keyword, place.kind === "class" ? "class" : "def");
-  if (node && node.startIndex === place.start) return node;
+  const node = definitionWithKeywordOf(tree, place);
+  if (node) return node;
   // Not where the place says: a defect in carrying places over, which the tree still corrects.
   const found = definitions(tree, text).find((definition) => definition.startIndex === place.start);
   if (!found) throw new Error(`no definition starts at offset ${place.start}`);
@@ -88,12 +88,12 @@ export function knownDefinitionsIn(known: KnownDefinitions, tree: Tree, text: st
   const nodes = inner.nodes;
   for (const place of known.places) {
     if (place.end <= oldRange.start) places.push(place);
-    else if (place.start >= oldRange.end) places.push(moved(place, delta));
+    else if (place.start >= oldRange.end) places.push(withOffsets(place, (offset) => offset + delta));
     else if (place.start >= oldRange.start && place.end <= oldRange.end) continue;
     else if (place.start < oldRange.start && place.end >= oldRange.end) {
       // Around the edited function: its header is before the edit, its end after it.
-      const node = definitionWithKeyword(tree.rootNode, place.keyword, place.kind === "class" ? "class" : "def");
-      if (!node || node.startIndex !== place.start || node.endIndex < newRange.end) return undefined;
+      const node = definitionWithKeywordOf(tree, place);
+      if (!node || node.endIndex < newRange.end) return undefined;
       nodes.set(node.startIndex, node);
       places.push(placeOf(node));
     } else return undefined;
@@ -118,11 +118,18 @@ export function placesMovedPast(places: readonly DefinitionPlace[], change: Text
       continue;
     }
     if (inside(place.start) || inside(place.end) || inside(place.keyword) || inside(place.bodyStart) || inside(place.bodyEnd)) return undefined;
-    moved.push({ ...place, start: move(place.start), end: move(place.end), keyword: move(place.keyword), bodyStart: move(place.bodyStart), bodyEnd: move(place.bodyEnd) });
+    moved.push(withOffsets(place, move));
   }
   return moved;
 }
 
-function moved(place: DefinitionPlace, delta: number): DefinitionPlace {
-  return { ...place, start: place.start + delta, end: place.end + delta, keyword: place.keyword + delta, bodyStart: place.bodyStart + delta, bodyEnd: place.bodyEnd + delta };
+/** The definition in `tree` whose keyword is where `place` says, when it starts where the place does. */
+function definitionWithKeywordOf(tree: Tree, place: DefinitionPlace): SyntaxNode | undefined {
+  const node = definitionWithKeyword(tree.rootNode, place.keyword, place.kind === "class" ? "class" : "def");
+  return node?.startIndex === place.start ? node : undefined;
+}
+
+/** The place with each of its offsets moved as `move` says. */
+function withOffsets(place: DefinitionPlace, move: (offset: number) => number): DefinitionPlace {
+  return { ...place, start: move(place.start), end: move(place.end), keyword: move(place.keyword), bodyStart: move(place.bodyStart), bodyEnd: move(place.bodyEnd) };
 }

@@ -181,7 +181,7 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
     let names = this.boundInScope.get(scope);
     if (names?.has(name) || this.completeScopes.has(scope)) return;
     this.bindParameters(scope);
-    const within = { start: scope.bodyStart, end: Math.min(scope.bodyEnd, this.text.length) };
+    const within = this.bodyOf(scope);
     const nested = this.nestedBodies(scope);
     this.scopedLookupCost += lookupCost(within, nested);
     // Past the budget, or with too many spellings to look at, the scope's own statements are bound
@@ -243,8 +243,12 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
     if (this.everyNameBound || this.completeScopes.has(scope)) return;
     this.completeScopes.add(scope);
     this.bindParameters(scope);
-    const within = { start: scope.bodyStart, end: Math.min(scope.bodyEnd, this.text.length) };
-    for (const statement of bindingNodes(this.tree, this.text, within, this.nestedBodies(scope))) this.bindStatement(statement);
+    for (const statement of bindingNodes(this.tree, this.text, this.bodyOf(scope), this.nestedBodies(scope))) this.bindStatement(statement);
+  }
+
+  /** The text a scope's names are bound in (the module's: all of it). */
+  private bodyOf(scope: Scope): OffsetRange {
+    return { start: scope.bodyStart, end: Math.min(scope.bodyEnd, this.text.length) };
   }
 
   private bindStatement(node: SyntaxNode): void {
