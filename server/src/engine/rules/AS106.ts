@@ -70,7 +70,7 @@ export const AS106: Rule = {
   mayReport: ({ facts }) => facts.mentionsAny(["task_state", "task_store", "asset_state", "asset_store"]),
   scope: "expression",
   check({ model, text, report, regions }) {
-    if (!/task_state|task_store|asset_state|asset_store/.test(text) || !hasOldKeyString(model, text)) return;
+    if (!hasOldKeyString(model, text)) return;
     const readsOf = (query: string) => (regions ? capturesWithin(model, regions, query) : captures(model.root, query, "read"));
     const subscripts = readsOf(SUBSCRIPTS);
     // A function that first writes `context["task_state"] = ...` can read it back.
@@ -139,7 +139,6 @@ function renameKey(key: SyntaxNode, newName: string, safe: boolean): Fix | undef
   return { title: `Use ${codeSpan(newName)}`, safe, kind: "quickfix", edits: [replaceNode(content, newName)] };
 }
 
-/** `context["task_state"] = ...`: a write, after which the key exists. */
 /** The reads `query` captures inside `regions` (in order, not overlapping), each once. */
 function capturesWithin(model: SemanticModel, regions: readonly OffsetRange[], query: string): SyntaxNode[] {
   const found = new Map<number, SyntaxNode>();
@@ -152,6 +151,7 @@ function capturesWithin(model: SemanticModel, regions: readonly OffsetRange[], q
   return [...found.values()];
 }
 
+/** `context["task_state"] = ...`: a write, after which the key exists. */
 function isWritten(subscript: SyntaxNode): boolean {
   const parent = subscript.parent;
   return parent?.type === "assignment" && parent.childForFieldName("left")?.id === subscript.id;

@@ -102,7 +102,7 @@ export class TextFacts {
     if (holds === undefined) {
       const before = this.before;
       const pattern = CONCATENATED_KEY[store];
-      const reach = CONCATENATED_KEY_LENGTH[store];
+      const reach = concatenatedKeyLength(store);
       // A match the edit made overlaps what it wrote; the pattern has no anchors or look-arounds, so it matches in a slice where it matches in the whole text.
       if (before && !before.facts.holdsConcatenatedKey(store)) holds = pattern.test(this.text.slice(Math.max(0, before.change.start - reach + 1), before.change.newEnd + reach - 1));
       else holds = pattern.test(this.text);
@@ -137,7 +137,6 @@ const CONCATENATED_KEY: Readonly<Record<StoreName, RegExp>> = {
 };
 
 /** The longest match of `CONCATENATED_KEY`: a quote, the longest proper prefix, a quote, one character. */
-const CONCATENATED_KEY_LENGTH: Readonly<Record<StoreName, number>> = {
-  task_state_store: "task_state_store".length + 2,
-  asset_state_store: "asset_state_store".length + 2,
-};
+function concatenatedKeyLength(store: StoreName): number {
+  return 1 + (store.length - 1) + 1 + 1;
+}
