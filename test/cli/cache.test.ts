@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, describe, test } from "node:test";
-import { MAX_UNUSED_DAYS } from "../../server/src/cli/cache";
+import { LintCache, MAX_UNUSED_DAYS, RACY_WINDOW_MS } from "../../server/src/cli/cache";
 import { git, resumableOperator } from "../support/git";
 import { CLI, makeTree, removeTrees, runCli, writeTree } from "./harness";
 
@@ -47,7 +47,7 @@ function cacheFiles(root: string): string[] {
 
 interface CacheContents {
   format: number;
-  entries: Record<string, { key: string; used: number; diagnostics: { message: string; code?: unknown }[] }>;
+  entries: Record<string, { key: string; used: number; stamp?: unknown; diagnostics: { message: string; code?: unknown }[] }>;
 }
 
 /** The one cache file a run of this build wrote. */
@@ -170,6 +170,47 @@ describe("CLI: the content cache", () => {
     assert.deepEqual(as305(), []);
     writeTree(root, { "vendor/operators.py": OPERATORS });
     assert.deepEqual(as305(), ["AS305@dags/elsewhere.py:5 linted"]);
+  });
+
+  test("a file unchanged since before the run is answered by its stamp; a rewrite, or a file with a baseline, is read and linted", async () => {
+    const root = makeTree({ "settled.py": NONE_DAG, "rewritten.py": NONE_DAG, "dags/spark.py": resumableOperator("SparkJob", "spark_run_id") });
+    git(root, "init", "-q");
+    git(root, "add", ".");
+    git(root, "commit", "-q", "-m", "first key");
+    writeTree(root, { "dags/spark.py": resumableOperator("SparkJob", "spark_job_id") });
+    // A whole second, so that the rewrite below can put the very same modification time back.
+    const rewritten = path.join(root, "rewritten.py");
+    const modified = Math.floor(Date.now() / 1000) - 60;
+    fs.utimesSync(rewritten, modified, modified);
+    // Files changed within RACY_WINDOW_MS of a run get no stamp: wait it out once.
+    await new Promise((resolve) => setTimeout(resolve, RACY_WINDOW_MS + 200));
+    const run = () => findings(["--select", "AS102,AS301"], root);
+    assert.deepEqual(run(), ["AS301@dags/spark.py:5 linted", "AS102@rewritten.py:6 linted", "AS102@settled.py:6 linted"]);
+    const written = JSON.parse(fs.readFileSync(cacheFile(root), "utf8")) as CacheContents;
+    assert.ok(entryOf(written, root, "settled.py").stamp, "a settled file's entry keeps its stamp");
+    assert.equal(entryOf(written, root, "dags/spark.py").stamp, undefined, "a commit can change the baseline: no stamp");
+    // With every key rewritten, only a lookup by stamp can still answer.
+    poison(root);
+    rewriteCache(root, (contents) => {
+      for (const entry of Object.values(contents.entries)) entry.key = "another key";
+    });
+    // Same size, same inode, and the modification time put back: the change time still tells.
+    const before = fs.statSync(rewritten);
+    fs.writeFileSync(rewritten, NONE_DAG.replace("cursor", "CURSOR"));
+    fs.utimesSync(rewritten, modified, modified);
+    const after = fs.statSync(rewritten);
+    assert.deepEqual([after.size, after.mtimeMs, after.ino], [before.size, before.mtimeMs, before.ino]);
+    assert.deepEqual(run(), ["AS301@dags/spark.py:5 linted", "AS102@rewritten.py:6 linted", `AS102@settled.py:6 ${POISON}`]);
+  });
+
+  test("a file changed shortly before the run begins is keyed by its text alone", () => {
+    const now = Date.now();
+    const cache = new LintCache({ folder: path.join(makeTree({}), CACHE), engine: "test" }, "[]", () => undefined, now);
+    const inputs = { file: "/dags/a.py", lint: {}, text: NONE_DAG, pin: undefined, baselineText: undefined };
+    const stamp = (changed: number) => ({ size: NONE_DAG.length, mtimeMs: changed, ctimeMs: changed, ino: 1 });
+    assert.deepEqual(cache.keyFor({ ...inputs, stamp: stamp(now - RACY_WINDOW_MS - 1) }).stamp, stamp(now - RACY_WINDOW_MS - 1));
+    assert.equal(cache.keyFor({ ...inputs, stamp: stamp(now - RACY_WINDOW_MS + 1) }).stamp, undefined);
+    assert.equal(cache.keyFor({ ...inputs, stamp: { ...stamp(now - 60_000), ctimeMs: now } }).stamp, undefined);
   });
 
   test("a cache file that is not JSON is ignored and replaced", () => {

@@ -6,6 +6,13 @@
  * each checked by content before an entry is used. A second run over unchanged files reads the
  * entries instead of linting.
  *
+ * Reading and hashing every file is most of such a run, so an entry also keeps the file's stamp
+ * (size, modification and change times, inode) as `stat` gave it just before the file was read,
+ * as git's index does: a file with the same stamp is answered without reading it. Only a file whose
+ * key needs nothing but its text gets a stamp (no git baseline, no star import), and only when it
+ * had not changed for RACY_WINDOW_MS before the run began: a file changed within a timestamp's
+ * granularity of being read could change again with its stamp unchanged.
+ *
  * `.airflow_state_lint_cache/` in the working folder holds one file per engine build, with one entry
  * per linted file, as ruff keeps one file per package rather than one per source file: creating
  * thousands of small files costs a file system far more than writing one (on ext4, a cold run
@@ -19,7 +26,7 @@
  * goes on without it.
  */
 import { createHash } from "node:crypto";
-import { promises as fs, readFileSync } from "node:fs";
+import { promises as fs, readFileSync, statSync } from "node:fs";
 import * as path from "node:path";
 import { packageVersion } from "../docs/location";
 import { LintOptions } from "../engine";
@@ -29,8 +36,11 @@ import { describeError } from "./files";
 
 export const CACHE_FOLDER = ".airflow_state_lint_cache";
 
-/** 2: findings carry the hash of their line (fingerprints), rule settings are per file. 3: one file per engine build. */
-const FORMAT_VERSION = 3;
+/** 2: findings carry the hash of their line (fingerprints), rule settings are per file. 3: one file per engine build. 4: entries keep the file's stamp. */
+const FORMAT_VERSION = 4;
+
+/** FAT counts modification times in 2-second steps, the coarsest of common file systems. */
+export const RACY_WINDOW_MS = 2_000;
 
 /** An entry no run has used for this long is dropped, so files long deleted or changed do not keep theirs. */
 export const MAX_UNUSED_DAYS = 30;
@@ -79,7 +89,20 @@ export interface FileInputs {
   text: string;
   pin: AirflowPin | undefined;
   baselineText: string | undefined;
+  /** The file's stamp before it was read, when its key needs nothing but its text (see the top of this file). */
+  stamp?: FileStamp;
 }
+
+/** What `stat` says of a file: while it stays the same, so does the file's text. Plain data. */
+export interface FileStamp {
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+}
+
+/** A file's inputs known before it is read, with its stamp: enough to find an entry linted from the same text. */
+export type UnreadFile = Pick<FileInputs, "file" | "lint" | "pin"> & { stamp: FileStamp };
 
 /** Plain data, so it crosses threads. */
 export interface CacheKey {
@@ -87,6 +110,10 @@ export interface CacheKey {
   slot: string;
   /** Everything the findings depend on besides the workspace modules. */
   key: string;
+  /** A hash of the inputs other than the path, the text and the baseline: what an entry found by the file's stamp must match besides its slot. */
+  unread: string;
+  /** The stamp the entry keeps, when the file may be looked up by it next time. */
+  stamp?: FileStamp;
 }
 
 /** What the thread that linted a file hands the cache, besides the findings: plain data, so it crosses threads. */
@@ -104,6 +131,9 @@ interface Entry {
   diagnostics: ReportedDiagnostic[];
   /** The day (since the epoch) a run last used or wrote the entry. */
   used: number;
+  /** `CacheKey.unread` and `CacheKey.stamp`, when the file may be looked up by its stamp. */
+  unread?: string;
+  stamp?: FileStamp;
 }
 
 /** The cache file: the entries by slot (file and rule settings), each for the latest inputs linted. */
@@ -120,6 +150,8 @@ export class LintCache {
   private readonly file: string;
   /** Hashes of workspace files read during this run: each is read once however many entries name it. */
   private readonly fileHashes = new Map<string, string | null>();
+  /** The inputs other than path, text and baseline (as JSON) → the hashes `unreadKeyOf` makes of them. */
+  private readonly inputHashes = new Map<string, { settings: string; unread: string }>();
   private entries: Map<string, Entry> | undefined;
   /** Entries this run wrote or used on a later day than they record: the file is saved only if there are any. */
   private readonly changed = new Set<string>();
@@ -141,15 +173,14 @@ export class LintCache {
 
   /** The key of a lint's inputs, and the slot its entry takes: one per file and rule settings, so a changed file replaces its entry and runs with other settings keep theirs. */
   keyFor(inputs: FileInputs): CacheKey {
-    const { lint } = inputs;
-    const severities = Object.entries(lint.severities ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    const settings = JSON.stringify({ severities, select: lint.select ?? null, ignore: lint.ignore ?? null });
+    const { slot, unread } = this.unreadKeyOf(inputs);
     const key = createHash("sha256")
-      .update(JSON.stringify([FORMAT_VERSION, this.location.engine, settings, inputs.file, inputs.pin ?? null, inputs.baselineText ?? null]))
+      .update(JSON.stringify([unread, inputs.file, inputs.baselineText ?? null]))
       .update("\0")
       .update(inputs.text)
       .digest("hex");
-    return { slot: `${inputs.file}\0${createHash("sha256").update(settings).digest("hex").slice(0, 16)}`, key };
+    const stamp = inputs.stamp && this.settled(inputs.stamp) ? inputs.stamp : undefined;
+    return { slot, key, unread, ...(stamp ? { stamp } : {}) };
   }
 
   /**
@@ -159,7 +190,20 @@ export class LintCache {
    */
   lookup({ slot, key }: CacheKey): ReportedDiagnostic[] | undefined {
     const entry = this.loaded().get(slot);
-    if (!entry || !isSound(entry) || entry.key !== key) return undefined;
+    return entry && entry.key === key ? this.answer(slot, entry) : undefined;
+  }
+
+  /** The findings of a file not read yet, when its entry was linted from a file with the same stamp and the same other inputs. */
+  lookupUnread(file: UnreadFile): ReportedDiagnostic[] | undefined {
+    const { slot, unread } = this.unreadKeyOf(file);
+    const entry = this.loaded().get(slot);
+    if (!entry || entry.unread !== unread || !sameStamp(entry.stamp, file.stamp)) return undefined;
+    return this.answer(slot, entry);
+  }
+
+  /** An entry's findings, when it is sound and every workspace file it consulted is as it was. */
+  private answer(slot: string, entry: Entry): ReportedDiagnostic[] | undefined {
+    if (!isSound(entry)) return undefined;
     if (entry.dependencies.length > 0) {
       if (entry.workspace !== this.workspace) return undefined;
       for (const [dependency, hash] of entry.dependencies) if (this.hashOf(dependency) !== hash) return undefined;
@@ -169,6 +213,27 @@ export class LintCache {
       this.changed.add(slot);
     }
     return entry.diagnostics;
+  }
+
+  /**
+   * The slot, and the hash of the inputs other than the file's path (the slot has it), text and
+   * baseline. Files under one configuration share settings and pin, so each hash is made once.
+   */
+  private unreadKeyOf({ file, lint, pin }: Pick<FileInputs, "file" | "lint" | "pin">): { slot: string; unread: string } {
+    const severities = Object.entries(lint.severities ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const settings = JSON.stringify({ severities, select: lint.select ?? null, ignore: lint.ignore ?? null });
+    const inputs = JSON.stringify([FORMAT_VERSION, this.location.engine, settings, pin ?? null]);
+    let hashes = this.inputHashes.get(inputs);
+    if (!hashes) {
+      hashes = { settings: createHash("sha256").update(settings).digest("hex").slice(0, 16), unread: createHash("sha256").update(inputs).digest("hex") };
+      this.inputHashes.set(inputs, hashes);
+    }
+    return { slot: `${file}\0${hashes.settings}`, unread: hashes.unread };
+  }
+
+  /** Whether the file had stopped changing RACY_WINDOW_MS before this run began, so that a later change shows in its stamp. */
+  private settled(stamp: FileStamp): boolean {
+    return Math.max(stamp.mtimeMs, stamp.ctimeMs) < this.now - RACY_WINDOW_MS;
   }
 
   /** What the cache needs of a lint that consulted `consulted` in the workspace, besides its findings. */
@@ -187,7 +252,8 @@ export class LintCache {
   /** Keeps the findings of a file this run linted, for `save`. */
   add(record: CacheRecord, diagnostics: readonly ReportedDiagnostic[]): void {
     const { slot, key } = record.key;
-    this.loaded().set(slot, { key, dependencies: record.dependencies, workspace: this.workspace, diagnostics: [...diagnostics], used: this.today });
+    const { unread, stamp } = record.key;
+    this.loaded().set(slot, { key, dependencies: record.dependencies, workspace: this.workspace, diagnostics: [...diagnostics], used: this.today, ...(stamp ? { unread, stamp } : {}) });
     this.changed.add(slot);
   }
 
@@ -300,6 +366,28 @@ async function writeIfAbsent(file: string, text: string): Promise<void> {
   await fs.writeFile(file, text, { flag: "wx" }).catch((error: NodeJS.ErrnoException) => {
     if (error.code !== "EEXIST") throw error;
   });
+}
+
+/** Whether `stamp` (read from the cache file, so of any shape) is `current`. */
+function sameStamp(stamp: FileStamp | undefined, current: FileStamp): boolean {
+  return (
+    typeof stamp === "object" &&
+    stamp !== null &&
+    stamp.size === current.size &&
+    stamp.mtimeMs === current.mtimeMs &&
+    stamp.ctimeMs === current.ctimeMs &&
+    stamp.ino === current.ino
+  );
+}
+
+/** The stamp of a regular file, taken before it is read; undefined when `stat` fails or it is not a file. */
+export function fileStamp(file: string): FileStamp | undefined {
+  try {
+    const stat = statSync(file);
+    return stat.isFile() ? { size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs, ino: stat.ino } : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Whether an entry read from the file has the shape this build writes: anything else is a miss. */

@@ -11,7 +11,7 @@ import { Diagnostic, enabledRules, fixAll, lint, LintOptions, PythonDocument, re
 import { GitBaselines } from "../engine/project/git";
 import { isRelevantText } from "../engine/syntax/document";
 import { AirflowPin, ConfigurationOverrides, FileConfiguration, ProjectConfiguration } from "../engine/project";
-import { CacheKey, CacheRecord, LintCache } from "./cache";
+import { CacheKey, CacheRecord, fileStamp, LintCache } from "./cache";
 import { unifiedDiff } from "./diff";
 import { readSourceFileSync, writeSourceFile } from "./files";
 import { hasStarImport } from "./workspace";
@@ -92,22 +92,36 @@ interface PreparedFile {
  */
 async function prepare(file: string, settings: CheckSettings, stdinText?: string, known?: FileConfiguration): Promise<PreparedFile | FileOutcome> {
   const outcome: FileOutcome = { file, diagnostics: [], fixed: 0, errors: [] };
-  // Read synchronously: a promise per read costs more than the read of a DAG file, and when the cache answers, reading is most of the work.
+  const configuration = known ?? settings.configuration.forFile(file, settings.overrides);
+  const airflowPin = configuration.airflowPin;
+  // Taken before the file is read: a change after it shows in the next run's stamp.
+  const stamp = settings.cache && stdinText === undefined ? fileStamp(file) : undefined;
+  if (stamp && configuration.airflowPinError === undefined) {
+    const cached = settings.cache?.lookupUnread({ file, lint: configuration.lint, pin: airflowPin, stamp });
+    if (cached) {
+      outcome.diagnostics = cached;
+      return outcome;
+    }
+  }
+  // Read synchronously: a promise per read costs more than the read of a DAG file.
   const source = stdinText !== undefined ? { text: stdinText.replace(/^\uFEFF/, ""), byteOrderMark: false } : readSourceFileSync(file);
   if ("error" in source) {
     outcome.errors.push(source.error);
     return outcome;
   }
   const { text, byteOrderMark } = source;
-  const configuration = known ?? settings.configuration.forFile(file, settings.overrides);
   // A file the engine would not parse needs no baseline either.
-  const baselineText = isRelevantText(text) && needsBaseline(configuration.lint, text) ? await settings.baselines?.committedText(file, configuration.baseline) : undefined;
-  if (hasStarImport(text)) settings.workspace?.update(file, text);
-  const airflowPin = configuration.airflowPin;
+  const wantsBaseline = isRelevantText(text) && needsBaseline(configuration.lint, text);
+  const baselineText = wantsBaseline ? await settings.baselines?.committedText(file, configuration.baseline) : undefined;
+  const starImport = hasStarImport(text);
+  if (starImport) settings.workspace?.update(file, text);
   if (configuration.airflowPinError !== undefined) {
     outcome.errors.push(`could not read the Airflow version the project pins, so AS501 and AS502 were not checked: ${configuration.airflowPinError}`);
   }
-  const cacheKey = settings.cache?.keyFor({ file, lint: configuration.lint, text, pin: airflowPin, baselineText });
+  // Only a file whose key is its text alone may be found by its stamp next time: a commit can change
+  // its baseline, and a file with a star import must give the workspace index its text first.
+  const keyStamp = !wantsBaseline && !starImport ? stamp : undefined;
+  const cacheKey = settings.cache?.keyFor({ file, lint: configuration.lint, text, pin: airflowPin, baselineText, stamp: keyStamp });
   const cached = cacheKey ? settings.cache?.lookup(cacheKey) : undefined;
   if (cached) {
     outcome.diagnostics = cached;

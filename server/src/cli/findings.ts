@@ -29,7 +29,7 @@ export interface Finding {
    * text of the finding's line (without whitespace) and which of the file's findings with the same
    * code and line text this is. SARIF's `partialFingerprints` and GitLab's `fingerprint` use it.
    */
-  fingerprint: { lineHash: string; occurrence: number; id: string };
+  fingerprint: { readonly lineHash: string; readonly occurrence: number; readonly id: string };
   /** Other places of the same finding (AS401: the key's other calls), 1-based as the finding's own; empty when there are none. */
   related: RelatedPlace[];
 }
@@ -142,8 +142,23 @@ function numberOccurrences(findings: Finding[]): void {
     const key = `${finding.path}\0${finding.fingerprint.lineHash}`;
     const occurrence = (seen.get(key) ?? 0) + 1;
     seen.set(key, occurrence);
-    const id = createHash("sha256").update(`${finding.path.split(path.sep).join("/")}\0${finding.fingerprint.lineHash}\0${occurrence}`).digest("hex").slice(0, 32);
-    finding.fingerprint = { lineHash: finding.fingerprint.lineHash, occurrence, id };
+    finding.fingerprint = new Fingerprint(finding.path, finding.fingerprint.lineHash, occurrence);
+  }
+}
+
+/** A finding's fingerprint. Its `id` is a hash that only GitLab's report shows, so it is made when asked for: a hash per finding was a tenth of a run that the cache answered. */
+class Fingerprint {
+  private hash: string | undefined;
+
+  constructor(
+    private readonly shownPath: string,
+    readonly lineHash: string,
+    readonly occurrence: number,
+  ) {}
+
+  get id(): string {
+    this.hash ??= createHash("sha256").update(`${this.shownPath.split(path.sep).join("/")}\0${this.lineHash}\0${this.occurrence}`).digest("hex").slice(0, 32);
+    return this.hash;
   }
 }
 
