@@ -9,6 +9,8 @@ import { describe, test } from "node:test";
 import { Worker } from "node:worker_threads";
 import { lint, PythonDocument } from "../../server/src/engine";
 import { IMMEDIATE_LINT_BELOW_MS, lintDelayMs, MAX_LINT_DELAY_MS } from "../../server/src/lsp/lintDelay";
+import { DiagnosticScheduler } from "../../server/src/lsp/diagnostics";
+import { OpenDocuments } from "../../server/src/lsp/documents";
 import { exposeCollectorToWorkers, IDLE_COLLECTION_MS, RELEASED_TREES_PER_COLLECTION, Timers, TreeCollector } from "../../server/src/lsp/treeCollector";
 import { IDLE_TREE_MS, MAX_EDITED_TREES, WorkerDocuments } from "../../server/src/lsp/workerDocuments";
 import { LARGE_DOCUMENT_CHARACTERS, LaneAssignment, QUICK_AGAIN_MS, SLOW_LINT_MS, VERY_SLOW_LINT_MS } from "../../server/src/lsp/workerLanes";
@@ -21,10 +23,10 @@ describe("the pause before a lint", () => {
   });
 
   test("grows with the last lint's time, up to its bound", () => {
-    const delays = [IMMEDIATE_LINT_BELOW_MS, 40, 120, 500, 60_000].map(lintDelayMs);
+    const delays = [IMMEDIATE_LINT_BELOW_MS, IMMEDIATE_LINT_BELOW_MS + 40, 500, 60_000].map(lintDelayMs);
     assert.ok(delays[0] > 0, "a lint at the threshold earns a pause");
     for (let i = 1; i < delays.length; i++) assert.ok(delays[i] >= delays[i - 1], `not decreasing: ${delays}`);
-    assert.ok(delays[1] < 40, "shorter than the lint it saves");
+    assert.ok(delays[1] < IMMEDIATE_LINT_BELOW_MS + 40, "shorter than the lint it saves");
     assert.equal(delays[delays.length - 1], MAX_LINT_DELAY_MS);
   });
 
@@ -32,6 +34,58 @@ describe("the pause before a lint", () => {
     assert.equal(lintDelayMs(Number.NaN), 0);
     assert.equal(lintDelayMs(Number.POSITIVE_INFINITY), 0);
     assert.equal(lintDelayMs(-5), 0);
+  });
+});
+
+describe("the pause before a lint, as the scheduler keeps it", () => {
+  /** A scheduler over one open document whose lints take `elapsed.ms` each, and the versions it linted. */
+  function schedulerOverOneDocument() {
+    const documents = new OpenDocuments();
+    const uri = "file:///dags/a.py";
+    const document = documents.open({ uri, languageId: "python", version: 1, text: "x = 1\n" })!;
+    const linted: number[] = [];
+    const elapsed = { ms: 0 };
+    const worker = { lint: async (_uri: string, version: number) => (linted.push(version), { version, relevant: false, diagnostics: [], elapsedMs: elapsed.ms }) };
+    const settings = { forDocument: async () => ({ enable: true, severities: {}, configurationPreference: "editorFirst" }) };
+    const baseline = { textFor: () => undefined, ensure: () => undefined };
+    const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
+    const scheduler = new DiagnosticScheduler(documents, worker as never, settings as never, baseline as never, { publish: () => undefined }, quiet as never);
+    const change = () => {
+      document.apply({ textDocument: { uri, version: document.version + 1 }, contentChanges: [{ text: `x = ${document.version + 1}\n` }] });
+      scheduler.documentChanged(uri);
+    };
+    return { scheduler, uri, linted, elapsed, change };
+  }
+
+  const settled = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+  test("the lint of an opened document, from scratch, does not make the first change wait; a slow lint of a change does", async () => {
+    const { scheduler, uri, linted, elapsed, change } = schedulerOverOneDocument();
+    try {
+      elapsed.ms = 60_000;
+      scheduler.schedule(uri);
+      await settled();
+      assert.deepEqual(linted, [1]);
+      change();
+      await settled();
+      assert.deepEqual(linted, [1, 2], "linted at once, however slow the lint on opening was");
+      change();
+      await settled();
+      assert.deepEqual(linted, [1, 2], "waits after a slow lint of a change");
+      const pause = () => new Promise((resolve) => setTimeout(resolve, MAX_LINT_DELAY_MS + 20));
+      await pause();
+      assert.deepEqual(linted, [1, 2, 3]);
+      elapsed.ms = IMMEDIATE_LINT_BELOW_MS - 1;
+      change();
+      await settled();
+      assert.deepEqual(linted, [1, 2, 3], "the last lint of a change was slow: still a pause");
+      await pause();
+      change();
+      await settled();
+      assert.deepEqual(linted, [1, 2, 3, 4, 5], "after a quick lint of a change, at once");
+    } finally {
+      scheduler.dispose();
+    }
   });
 });
 

@@ -85,8 +85,10 @@ export class DiagnosticScheduler {
   private readonly rerun = new Set<string>();
   /** The version of each document whose diagnostics were published last. */
   private readonly published = new Map<string, number>();
-  /** How long each document's last lint took in its worker. */
+  /** How long each document's last lint of a change took in its worker: what the pause before the next one is made of. */
   private readonly lastLintMs = new Map<string, number>();
+  /** Documents changed since their last lint started. */
+  private readonly changed = new Set<string>();
   /** Oversized documents already reported in the log, so the line is written once per document. */
   private readonly reportedTooLarge = new Set<string>();
 
@@ -99,8 +101,14 @@ export class DiagnosticScheduler {
     private readonly log: Logger,
   ) {}
 
-  /** Lints the document after `delayMs`, by default the pause its last lint's time calls for. */
-  schedule(uri: string, delayMs = lintDelayMs(this.lastLintMs.get(uri))): void {
+  /** The document was changed: lints it after the pause its last lint of a change calls for. */
+  documentChanged(uri: string): void {
+    this.changed.add(uri);
+    this.schedule(uri, lintDelayMs(this.lastLintMs.get(uri)));
+  }
+
+  /** Lints the document after `delayMs`. */
+  schedule(uri: string, delayMs = 0): void {
     clearTimeout(this.timers.get(uri));
     this.timers.delete(uri);
     if (delayMs <= 0) {
@@ -132,6 +140,7 @@ export class DiagnosticScheduler {
     this.rerun.delete(uri);
     this.published.delete(uri);
     this.lastLintMs.delete(uri);
+    this.changed.delete(uri);
     this.reportedTooLarge.delete(uri);
     this.publisher.publish(uri, undefined, []);
   }
@@ -162,6 +171,8 @@ export class DiagnosticScheduler {
 
   private async lintAndPublish(document: OpenDocument): Promise<void> {
     const { uri, version } = document;
+    // Only a lint of a change tells how long the next change's will take (the first, on opening, starts from scratch).
+    const ofChange = this.changed.delete(uri);
     const isCurrent = () => this.documents.get(uri) === document && document.version === version;
     const settings = await this.settings.forDocument(uri);
     if (!isCurrent()) return;
@@ -175,7 +186,7 @@ export class DiagnosticScheduler {
     }
     this.reportedTooLarge.delete(uri);
     const result = await this.worker.lint(uri, version, lintOptions(uri, settings, this.baseline.textFor(uri)));
-    if (result) this.lastLintMs.set(uri, result.elapsedMs);
+    if (result && ofChange) this.lastLintMs.set(uri, result.elapsedMs);
     if (result) this.log.debug(`Linted ${uri} version ${version} in ${Math.round(result.elapsedMs)} ms: ${result.diagnostics.length} finding${result.diagnostics.length === 1 ? "" : "s"}.`);
     if (!result || !isCurrent()) return;
     if (result.configuration) this.publisher.configurationProblems?.(result.configuration.file, result.configuration.problems);

@@ -225,7 +225,7 @@ export function startServer(workerScript: string): void {
       document.apply(params);
       const changes = params.contentChanges.map((change) => ("range" in change ? { range: change.range, text: change.text } : { text: change.text }));
       services.worker.post({ type: "change", uri: document.uri, changes, version: document.version });
-      services.scheduler.schedule(document.uri);
+      services.scheduler.documentChanged(document.uri);
     }),
   );
 
