@@ -150,7 +150,7 @@ export class LintCache {
   private readonly file: string;
   /** Hashes of workspace files read during this run: each is read once however many entries name it. */
   private readonly fileHashes = new Map<string, string | null>();
-  /** The inputs other than path, text and baseline (as JSON) → the hashes `unreadKeyOf` makes of them. */
+  /** The inputs other than path, text and baseline (as JSON) -> the hashes `unreadKeyOf` makes of them. */
   private readonly inputHashes = new Map<string, { settings: string; unread: string }>();
   private entries: Map<string, Entry> | undefined;
   /** Entries this run wrote or used on a later day than they record: the file is saved only if there are any. */

@@ -237,7 +237,7 @@ export class ResumableOperators {
   /**
    * Whether the class looks meant to be instantiated as a task, not to be a base of other operators:
    * it is instantiated in this file, or it derives from `BaseOperator`, no class of this file derives
-   * from it, and neither its name (`Base…`, `Abstract…`, `…Base`, `…Mixin`) nor `@abstractmethod`
+   * from it, and neither its name (`Base...`, `Abstract...`, `...Base`, `...Mixin`) nor `@abstractmethod`
    * marks it as abstract.
    */
   isConcrete(cls: ClassInfo): boolean {

@@ -117,7 +117,7 @@ export class ProjectConfiguration {
   private readonly files: ProjectFiles;
   private readonly ruleCodes: readonly string[];
   private readonly pins: AirflowVersionResolver;
-  /** Folder → the configuration file nearest to it (null: none up to the root). */
+  /** Folder -> the configuration file nearest to it (null: none up to the root). */
   private readonly nearest = new Map<string, ConfigurationFile | null>();
   private readonly globs = new Map<string, GlobPattern | undefined>();
 

@@ -77,9 +77,9 @@ export interface GitBaselinesOptions {
  * dispose still exits.
  */
 export class GitBaselines {
-  /** Folder → its repository's top level, asked of git once per repository (see `knownTopLevel`). */
+  /** Folder -> its repository's top level, asked of git once per repository (see `knownTopLevel`). */
   private readonly topLevels = new Map<string, Promise<string | undefined>>();
-  /** Top level → the process serving it. */
+  /** Top level -> the process serving it. */
   private readonly readers = new Map<string, BlobReader>();
   private readonly timeoutMs: number;
   private disposed = false;

@@ -377,7 +377,7 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
   }
 
   /**
-   * The fully qualified name of a dotted expression: `datetime.now` → `datetime.datetime.now` after
+   * The fully qualified name of a dotted expression: `datetime.now` -> `datetime.datetime.now` after
    * `from datetime import datetime`. Names that are not imported resolve to themselves when unbound
    * (builtins like `float`), definitions of this file to their own names, and to undefined when they
    * are variables.
