@@ -203,6 +203,21 @@ describe("CLI: the content cache", () => {
     assert.deepEqual(run(), ["AS301@dags/spark.py:5 linted", "AS102@rewritten.py:6 linted", `AS102@settled.py:6 ${POISON}`]);
   });
 
+  test("a file changed just before it was linted gets its stamp from the first run that finds it by its text once it has settled", async () => {
+    const root = makeTree({ "a.py": NONE_DAG });
+    assert.deepEqual(findings([], root), ["AS102@a.py:6 linted"]);
+    assert.equal(entryOf(JSON.parse(fs.readFileSync(cacheFile(root), "utf8")) as CacheContents, root, "a.py").stamp, undefined);
+    await new Promise((resolve) => setTimeout(resolve, RACY_WINDOW_MS + 200));
+    poison(root);
+    assert.deepEqual(findings([], root), [`AS102@a.py:6 ${POISON}`]);
+    rewriteCache(root, (contents) => {
+      const entry = entryOf(contents, root, "a.py");
+      assert.ok(entry.stamp, "the run that found the entry by its text gave it the file's stamp");
+      entry.key = "another key";
+    });
+    assert.deepEqual(findings([], root), [`AS102@a.py:6 ${POISON}`]);
+  });
+
   test("a file changed shortly before the run begins is keyed by its text alone", () => {
     const now = Date.now();
     const cache = new LintCache({ folder: path.join(makeTree({}), CACHE), engine: "test" }, "[]", () => undefined, now);

@@ -188,9 +188,16 @@ export class LintCache {
    * is as it was. The first lookup reads the cache file, synchronously: one read of the whole cache
    * costs less than a promise per file on a warm run.
    */
-  lookup({ slot, key }: CacheKey): ReportedDiagnostic[] | undefined {
+  lookup({ slot, key, unread, stamp }: CacheKey): ReportedDiagnostic[] | undefined {
     const entry = this.loaded().get(slot);
-    return entry && entry.key === key ? this.answer(slot, entry) : undefined;
+    const found = entry && entry.key === key ? this.answer(slot, entry) : undefined;
+    // Found by its text, and settled since it was linted: the next run need not read it.
+    if (found && stamp && !sameStamp(entry!.stamp, stamp)) {
+      entry!.unread = unread;
+      entry!.stamp = stamp;
+      this.changed.add(slot);
+    }
+    return found;
   }
 
   /** The findings of a file not read yet, when its entry was linted from a file with the same stamp and the same other inputs. */
