@@ -2,7 +2,9 @@
  * `npm run bench`: how the engine's costs compare within one run on this machine. Reports ratios
  * (incremental vs full parse, lint vs parse, a file that never names Airflow vs one that does),
  * never absolute pass/fail thresholds, for two file shapes (see benchFiles.ts); then issue 9's
- * linear worst cases, each in a child process with a time budget.
+ * linear worst cases, each in a child process with a time budget. Lints after an edit are measured
+ * twice: as the shared keystroke probe types (in a comment line, which changes no code), and typing
+ * a letter in a function's code, which re-checks that function and runs the rules without a scope.
  *
  * Environment (for quick runs): BENCH_ROW_BUDGET_S (6: stop repeating a row after this, at least
  * one run), BENCH_WORST_BUDGET_S (60: give up on a worst case after this).
@@ -48,12 +50,35 @@ function benchmark(title: string, text: string): void {
     modes.set(linter.lastMode, (modes.get(linter.lastMode) ?? 0) + 1);
   });
   const lintPlain = time(9, () => void lint(new PythonDocument("file:///p.py", plain)));
+  // Typing code, as most keystrokes are: a letter added to a name a function body assigns, then taken away.
+  const codeEdit = codeEditAt(text, middle);
+  const typing = new PythonDocument("file:///t.py", text, 0);
+  void typing.tree;
+  const typeOnce = () => {
+    version++;
+    const adding = version % 2 === 1;
+    typing.update([{ range: { start: codeEdit, end: adding ? codeEdit : { line: codeEdit.line, character: codeEdit.character + 1 } }, text: adding ? "x" : "" }], version);
+  };
+  const codeReparse = time(15, () => {
+    typeOnce();
+    void typing.tree;
+  });
+  const typingLinter = new IncrementalLinter();
+  typingLinter.lint(typing);
+  const codeModes = new Map<string, number>();
+  const lintAfterCodeEdit = time(15, () => {
+    typeOnce();
+    void typingLinter.lint(typing);
+    codeModes.set(typingLinter.lastMode, (codeModes.get(typingLinter.lastMode) ?? 0) + 1);
+  });
 
   const rows: [string, number][] = [
     ["full parse", fullParse],
     ["incremental re-parse after a 1-character edit", incremental],
     ["lint from scratch (parse + model + rules)", lintFull],
     ["lint after a 1-character edit (IncrementalLinter, as the language server)", lintAfterEdit],
+    ["incremental re-parse after a letter typed in a name (line " + (codeEdit.line + 1) + ")", codeReparse],
+    ["lint after a letter typed in a name (IncrementalLinter)", lintAfterCodeEdit],
     ["lint of a same-size file that never names Airflow", lintPlain],
   ];
   console.log(`Engine benchmark, ${title}: ${lineCount} lines (${(text.length / 1024).toFixed(0)} KiB), median of repeated runs`);
@@ -61,8 +86,28 @@ function benchmark(title: string, text: string): void {
   console.log("Ratios (lower is better):");
   console.log(`  incremental re-parse / full parse          ${(incremental / fullParse).toFixed(3)}`);
   console.log(`  lint after edit / lint from scratch        ${(lintAfterEdit / lintFull).toFixed(3)}   (target ≤ 0.05: ${verdict(lintAfterEdit / lintFull, 0.05)}; the lints after edits: ${[...modes].map(([mode, count]) => `${count} ${mode}`).join(", ")})`);
+  console.log(`  re-parse after typing in code / full parse ${(codeReparse / fullParse).toFixed(3)}`);
+  console.log(`  lint after typing in code / from scratch   ${(lintAfterCodeEdit / lintFull).toFixed(3)}   (target ≤ 0.05: ${verdict(lintAfterCodeEdit / lintFull, 0.05)}; the lints: ${[...codeModes].map(([mode, count]) => `${count} ${mode}`).join(", ")})`);
   console.log(`  model + rules / full parse                 ${((lintFull - fullParse) / fullParse).toFixed(3)}`);
   console.log(`  non-Airflow file / Airflow file            ${(lintPlain / lintFull).toFixed(4)}`);
+}
+
+/**
+ * Where typing into code is measured: the end of the first name assigned in the body of the first
+ * function that starts at or after line `from`. Adding a letter there, and taking it away, keeps
+ * the file valid Python, and the edit inside that function.
+ */
+function codeEditAt(text: string, from: number): { line: number; character: number } {
+  const functions = new PythonDocument("file:///f.py", text).tree.rootNode.descendantsOfType("function_definition");
+  for (const fn of functions) {
+    if (fn.startPosition.row < from) continue;
+    for (const statement of fn.childForFieldName("body")?.namedChildren ?? []) {
+      const assignment = statement.type === "expression_statement" ? statement.firstNamedChild : null;
+      const name = assignment?.type === "assignment" ? assignment.childForFieldName("left") : null;
+      if (name?.type === "identifier") return { line: name.endPosition.row, character: name.endPosition.column };
+    }
+  }
+  throw new Error(`no function after line ${from + 1} assigns a name`);
 }
 
 benchmark("store-dense DAG (1,250 tasks, three store calls each)", storeDenseFile(1250)); // about 10,000 lines
