@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, test } from "node:test";
-import { attributeCalls, definitions, identifiersSpelled, parsePython, SyntaxNode } from "../../server/src/engine/syntax/parser";
+import { attributeCalls, definitions, identifiersSpelled, parsePython, SyntaxNode, withStatements } from "../../server/src/engine/syntax/parser";
 import { generateCorpus } from "../bench/corpus";
 
 const ROOT = path.resolve(__dirname, "../../..");
@@ -19,6 +19,8 @@ const MISLEADING = [
   'class A(Base):\n    """class docs; def nothing"""\n    x = lambda: 1\n\nundefined = 1\nredef = "class"\n',
   "match x:\n    case Point(x=0):\n        pass\ndef after(): pass\n",
   "def half(:\n    pass\nclass\n",
+  'with open("with.txt") as with_file:  # with\n    async def go():\n        async with lock, other() as o:\n            with nested(): pass\n    startswith = "with"\n',
+  "with (\n    a() as x,\n    b() as y,\n):\n    pass\nwith broken(:\n",
 ];
 
 function texts(): { name: string; text: string }[] {
@@ -41,6 +43,17 @@ describe("text-driven finders find what a tree walk finds", () => {
       const tree = parsePython(text);
       assert.deepEqual(ids(definitions(tree, text)), ids(tree.rootNode.descendantsOfType(["function_definition", "class_definition"])), name);
     }
+  });
+
+  test("with statements", () => {
+    let found = 0;
+    for (const { name, text } of all) {
+      const tree = parsePython(text);
+      const walked = tree.rootNode.descendantsOfType("with_statement");
+      found += walked.length;
+      assert.deepEqual(ids(withStatements(tree, text)), ids(walked), name);
+    }
+    assert.ok(found > 10, `the texts hold with statements: ${found}`);
   });
 
   test("identifiers spelled a name, inside a range and outside the ranges skipped", () => {

@@ -13,7 +13,7 @@
  * What cannot be told from the text (a name assigned twice, tasks returned by a helper, `chain(*tasks)`)
  * is kept as an unresolved operand, so rules that need the whole graph can stay silent.
  */
-import { attributeCalls, binaryOperators, identifiersSpelled, keywordCalls, SyntaxNode } from "../syntax/parser";
+import { attributeCalls, binaryOperators, identifiersSpelled, keywordCalls, SyntaxNode, withStatements } from "../syntax/parser";
 import { analysis } from "../context";
 import { CallInfo, FunctionInfo, SemanticModel, semanticModel } from "./model";
 import { Binding } from "../python/scope";
@@ -317,15 +317,38 @@ export class DependencyGraph {
   private findTaskFlowCalls(): void {
     const names = new Set(this.model.functions.filter((fn) => fn.task).map((fn) => fn.name));
     if (names.size === 0) return;
-    for (const call of this.model.calls) {
-      const fn = call.node.childForFieldName("function");
+    for (const node of this.callsOnNames(names)) {
+      const fn = node.childForFieldName("function");
       if (!fn) continue;
       const found = this.taskFlowTarget(fn, names);
       if (!found) continue;
+      const call = this.model.callInfo(node);
       const keywords = new Map(found.function.task!.keywords);
       for (const [name, keyword] of found.override?.args.keywords ?? []) keywords.set(name, keyword);
       this.add({ kind: "taskflow", node: call.node, call, function: found.function, keywords });
     }
+  }
+
+  /**
+   * The calls whose callee is one of `names` or starts with one (`fn(...)`, `fn.override(...)(...)`,
+   * `fn.partial(...).expand(...)`), in document order, outer calls first, as a walk of the tree
+   * lists them: found from the names' occurrences in the text instead of from every call of the file.
+   */
+  private callsOnNames(names: ReadonlySet<string>): SyntaxNode[] {
+    const calls = new Map<number, SyntaxNode>();
+    for (const name of names) {
+      for (const identifier of identifiersSpelled(this.model.tree, this.model.text, name)!) {
+        let node = identifier;
+        // Up through the callee: a call of it, an attribute of it, a call of that, and so on.
+        for (let depth = 0; depth < 2 * MAX_DEPTH + 2; depth++) {
+          const parent = node.parent;
+          if (parent?.type === "call" && parent.childForFieldName("function")?.id === node.id) calls.set(parent.id, parent);
+          else if (parent?.type !== "attribute" || parent.childForFieldName("object")?.id !== node.id) break;
+          node = parent;
+        }
+      }
+    }
+    return [...calls.values()].sort((a, b) => a.startIndex - b.startIndex || b.endIndex - a.endIndex);
   }
 
   /**
@@ -438,7 +461,7 @@ export class DependencyGraph {
     if (!this.groups) {
       this.groups = [];
       if (this.model.text.includes("TaskGroup")) {
-        for (const statement of this.model.root.descendantsOfType("with_statement")) {
+        for (const statement of withStatements(this.model.tree, this.model.text)) {
           const body = statement.childForFieldName("body");
           for (const pattern of statement.descendantsOfType("as_pattern")) {
             const value = pattern.namedChildren[0];

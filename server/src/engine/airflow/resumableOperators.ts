@@ -4,7 +4,7 @@
  * which calls create such an operator (including Airflow's provider operators built on the mixin);
  * and which DAG `default_args` apply to a call. Computed once per model and shared by the rules.
  */
-import { callsNamed, SyntaxNode } from "../syntax/parser";
+import { callsNamed, SyntaxNode, withStatements } from "../syntax/parser";
 import { analysis, AnalysisContext, ExternalClass, WorkspaceClasses } from "../context";
 import { CallInfo, ClassInfo, DagInfo, SemanticModel, semanticModel } from "./model";
 import { definitionStatement, plainString } from "../syntax/nodes";
@@ -469,7 +469,7 @@ export class ResumableOperators {
     const dags = this.model.dags;
     if (dags.length === 0) return scopes;
     // Each `with` statement's clause, read once (in document order) rather than once per DAG.
-    const withClauses = this.model.root.descendantsOfType("with_statement").flatMap((statement) => {
+    const withClauses = withStatements(this.model.tree, this.model.text).flatMap((statement) => {
       const clause = statement.namedChildren.find((c) => c.type === "with_clause");
       return clause ? [{ statement, start: clause.startIndex, end: clause.endIndex }] : [];
     });
