@@ -51,6 +51,16 @@ describe("line # noqa", () => {
     assert.deepEqual(codes(DAG.replace("datetime.now())", "datetime.now())  # noqa: AS101")), ["8:AS102"]);
     assert.deepEqual(codes(DAG.replace("datetime.now())", "datetime.now())  # noqa: AS102")), ["7:AS101", "8:AS102"]);
   });
+
+  test("is read in any case, in a file where nothing else says noqa in lower case", () => {
+    assert.deepEqual(codes(DAG.replace("datetime.now())", "datetime.now())  # NOQA: AS101")), ["8:AS102"]);
+    assert.deepEqual(codes(DAG.replace('"missing", None)', '"missing", None)  # NoQa')), ["7:AS101"]);
+  });
+
+  test("a string that says noqa silences nothing, and a comment that says it twice is read once", () => {
+    assert.deepEqual(codes(DAG.replace('"missing", None)', '"missing # noqa", None)')), ["7:AS101", "8:AS102"]);
+    assert.deepEqual(codes(DAG.replace("datetime.now())", "datetime.now())  # noqa: AS101 (noqa: the loader reads it)")), ["8:AS102"]);
+  });
 });
 
 describe("file-level # airflow-state-lint: noqa", () => {
