@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, test } from "node:test";
-import { attributeCalls, definitions, identifiersSpelled, parsePython, SyntaxNode, withStatements } from "../../server/src/engine/syntax/parser";
+import { attributeCalls, definitions, identifiersSpelled, identifiersSpelledAny, parsePython, SyntaxNode, withStatements } from "../../server/src/engine/syntax/parser";
 import { generateCorpus } from "../bench/corpus";
 
 const ROOT = path.resolve(__dirname, "../../..");
@@ -54,6 +54,15 @@ describe("text-driven finders find what a tree walk finds", () => {
       assert.deepEqual(ids(withStatements(tree, text)), ids(walked), name);
     }
     assert.ok(found > 10, `the texts hold with statements: ${found}`);
+  });
+
+  test("identifiers spelled any of several names, one a prefix of another", () => {
+    const names = ["task", "task_state_store", "t", "context", "dag", "datetime", ""];
+    for (const { name, text } of all) {
+      const tree = parsePython(text);
+      const expected = tree.rootNode.descendantsOfType("identifier").filter((id) => names.includes(id.text));
+      assert.deepEqual(ids(identifiersSpelledAny(tree, text, names)), ids(expected), name);
+    }
   });
 
   test("identifiers spelled a name, inside a range and outside the ranges skipped", () => {

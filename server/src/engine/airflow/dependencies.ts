@@ -13,7 +13,7 @@
  * What cannot be told from the text (a name assigned twice, tasks returned by a helper, `chain(*tasks)`)
  * is kept as an unresolved operand, so rules that need the whole graph can stay silent.
  */
-import { attributeCalls, binaryOperators, identifiersSpelled, keywordCalls, SyntaxNode, withStatements } from "../syntax/parser";
+import { attributeCalls, binaryOperators, identifiersSpelledAny, keywordCalls, SyntaxNode, withStatements } from "../syntax/parser";
 import { analysis } from "../context";
 import { CallInfo, FunctionInfo, SemanticModel, semanticModel } from "./model";
 import { Binding } from "../python/scope";
@@ -267,9 +267,10 @@ export class DependencyGraph {
       // The identifiers spelled as the names tasks are bound to, found from the names' occurrences in the text.
       const names = new Set(this.tasks.flatMap((t) => (t.binding ? [t.binding.name] : [])));
       this.identifiersByName = new Map();
-      for (const name of names) {
-        const ids = identifiersSpelled(this.model.tree, this.model.text, name)!;
-        if (ids.length > 0) this.identifiersByName.set(name, ids);
+      for (const id of identifiersSpelledAny(this.model.tree, this.model.text, names)) {
+        const ids = this.identifiersByName.get(id.text);
+        if (ids) ids.push(id);
+        else this.identifiersByName.set(id.text, [id]);
       }
     }
     let found = this.referencesOf.get(task);
@@ -315,7 +316,7 @@ export class DependencyGraph {
   }
 
   private findTaskFlowCalls(): void {
-    const names = new Set(this.model.functions.filter((fn) => fn.task).map((fn) => fn.name));
+    const names = new Set(this.model.taskFunctions.map((fn) => fn.name));
     if (names.size === 0) return;
     for (const node of this.callsOnNames(names)) {
       const fn = node.childForFieldName("function");
@@ -336,16 +337,14 @@ export class DependencyGraph {
    */
   private callsOnNames(names: ReadonlySet<string>): SyntaxNode[] {
     const calls = new Map<number, SyntaxNode>();
-    for (const name of names) {
-      for (const identifier of identifiersSpelled(this.model.tree, this.model.text, name)!) {
-        let node = identifier;
-        // Up through the callee: a call of it, an attribute of it, a call of that, and so on.
-        for (let depth = 0; depth < 2 * MAX_DEPTH + 2; depth++) {
-          const parent = node.parent;
-          if (parent?.type === "call" && parent.childForFieldName("function")?.id === node.id) calls.set(parent.id, parent);
-          else if (parent?.type !== "attribute" || parent.childForFieldName("object")?.id !== node.id) break;
-          node = parent;
-        }
+    for (const identifier of identifiersSpelledAny(this.model.tree, this.model.text, names)) {
+      let node = identifier;
+      // Up through the callee: a call of it, an attribute of it, a call of that, and so on.
+      for (let depth = 0; depth < 2 * MAX_DEPTH + 2; depth++) {
+        const parent = node.parent;
+        if (parent?.type === "call" && parent.childForFieldName("function")?.id === node.id) calls.set(parent.id, parent);
+        else if (parent?.type !== "attribute" || parent.childForFieldName("object")?.id !== node.id) break;
+        node = parent;
       }
     }
     return [...calls.values()].sort((a, b) => a.startIndex - b.startIndex || b.endIndex - a.endIndex);

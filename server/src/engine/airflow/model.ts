@@ -5,7 +5,7 @@
  * found on first use.
  */
 import { analysis, AnalysisContext } from "../context";
-import { attributeCalls, callsNamed, keywordCalls, SyntaxNode, Tree } from "../syntax/parser";
+import { attributeCalls, callsNamed, identifiersSpelledAny, keywordCalls, SyntaxNode, Tree } from "../syntax/parser";
 import { CallInfo, ClassInfo as PythonClassInfo, DefinedFunction, FunctionInfo as PythonFunctionInfo, PythonModel } from "../python/model";
 import { Binding, Scope } from "../python/scope";
 import { callArguments, CallArguments, KeywordArgument, plainString, unparenthesize } from "../syntax/nodes";
@@ -84,6 +84,10 @@ type StoreStep =
 
 const TASK_DECORATOR = /^airflow\.(sdk|decorators)\.task(\.[A-Za-z_]+)?$/;
 const DAG_DECORATOR = /^airflow\.(sdk|decorators)\.dag$/;
+/** What a decorator's callee is made of between its last name and the decorator: `@a.b.dag(...)`, `@(dag)`. */
+const DECORATOR_CALLEE_PARTS: ReadonlySet<string> = new Set(["attribute", "call", "parenthesized_expression"]);
+/** Parts climbed at most from a name to its decorator: more is no callee `qualifiedName` reads. */
+const MAX_DECORATOR_DEPTH = 8;
 const DAG_CLASS = /^airflow\.(sdk|models|models\.dag|sdk\.definitions\.dag)?\.?DAG$/;
 /** A Python operator, or its `.partial(...)` for mapped tasks: either names the task's callable. */
 const PYTHON_OPERATOR = /^airflow\..*\.(PythonOperator|PythonVirtualenvOperator|ExternalPythonOperator|BranchPythonOperator|ShortCircuitOperator)(\.partial)?$/;
@@ -96,6 +100,7 @@ export const semanticModel = analysis("semantic model", (context) => new Semanti
 
 export class SemanticModel extends PythonModel<FunctionInfo> {
   private dagList?: DagInfo[];
+  private taskFunctionList?: FunctionInfo[];
   private storeCallList?: StoreCall[];
   private readonly storeCallsByRegions = new Map<string, StoreCall[]>();
   private operatorCallablesFound = false;
@@ -111,6 +116,19 @@ export class SemanticModel extends PythonModel<FunctionInfo> {
   }
 
   // ---- DAGs ----
+
+  /**
+   * The functions that are TaskFlow tasks (`@task`, `@task.sensor(...)`, ...), in document order.
+   * Only the functions with a decorator that names `task` (or an import of it) are asked for theirs.
+   */
+  get taskFunctions(): FunctionInfo[] {
+    if (!this.taskFunctionList) {
+      const names = ["task", ...this.importBindings().filter((b) => b.name !== "task" && TASK_DECORATOR.test(b.qualifiedName ?? "")).map((b) => b.name)];
+      const candidates = new Set(this.functionsDecoratedWithNames(names).map((node) => node.startIndex));
+      this.taskFunctionList = candidates.size === 0 ? [] : this.functions.filter((fn) => candidates.has(fn.range.start) && fn.task);
+    }
+    return this.taskFunctionList;
+  }
 
   get dags(): DagInfo[] {
     if (!this.dagList) this.dagList = this.findDags();
@@ -305,8 +323,8 @@ export class SemanticModel extends PythonModel<FunctionInfo> {
       if (!call.callee || !DAG_CLASS.test(call.callee)) continue;
       dags.push({ node: call.node.parent?.parent?.type === "with_item" ? call.node.parent.parent : call.node, call, keywords: call.args.keywords, defaultArgs: this.defaultArgs(call.args.keywords) });
     }
-    for (const fn of this.functions) {
-      const decorated = fn.node.parent;
+    for (const fn of this.functionsDecoratedWithNames(this.dagDecoratorNames())) {
+      const decorated = fn.parent;
       if (decorated?.type !== "decorated_definition") continue;
       for (const decorator of decorated.namedChildren) {
         const expression = decorator.namedChildren[0];
@@ -315,10 +333,36 @@ export class SemanticModel extends PythonModel<FunctionInfo> {
         const name = this.qualifiedName(target);
         if (!name || !DAG_DECORATOR.test(name)) continue;
         const keywords = expression.type === "call" ? callArguments(expression).keywords : new Map<string, KeywordArgument>();
-        dags.push({ node: fn.node, keywords, defaultArgs: this.defaultArgs(keywords) });
+        dags.push({ node: fn, keywords, defaultArgs: this.defaultArgs(keywords) });
       }
     }
     return dags;
+  }
+
+  /**
+   * The last names a `@dag` decorator can be written with: `dag` (`@dag`, `@airflow.sdk.dag`, as
+   * `qualifiedName` reads a dotted name's last part as written) and the names imports give it.
+   */
+  private dagDecoratorNames(): string[] {
+    return ["dag", ...this.importBindings().filter((b) => b.name !== "dag" && DAG_DECORATOR.test(b.qualifiedName ?? "")).map((b) => b.name)];
+  }
+
+  /**
+   * The function definitions with a decorator that mentions one of `names` in its callee, in
+   * document order: found up from those names' identifiers instead of asking every function of the
+   * file for its decorators. A superset of those a decorator of `names` makes: the caller reads each
+   * decorator as before.
+   */
+  private functionsDecoratedWithNames(names: readonly string[]): SyntaxNode[] {
+    if (!this.text.includes("@")) return [];
+    const found = new Map<number, SyntaxNode>();
+    for (const identifier of identifiersSpelledAny(this.tree, this.text, names)) {
+      let node = identifier.parent;
+      for (let depth = 0; node && DECORATOR_CALLEE_PARTS.has(node.type) && depth < MAX_DECORATOR_DEPTH; depth++) node = node.parent;
+      const definition = node?.type === "decorator" ? node.parent?.childForFieldName("definition") : undefined;
+      if (definition?.type === "function_definition") found.set(definition.id, definition);
+    }
+    return [...found.values()].sort((a, b) => a.startIndex - b.startIndex);
   }
 
   private defaultArgs(keywords: Map<string, KeywordArgument>): SyntaxNode | undefined {
