@@ -12,7 +12,7 @@ import { describe, test } from "node:test";
 import { fromRoot } from "../support/paths";
 
 /** The bundles that run in more than one thread. */
-const THREADED_BUNDLES = ["dist/server.js", "dist/cli.js"];
+const THREADED_BUNDLES = ["dist/server.js", "dist/workerMain.js", "dist/cli.js"];
 
 describe("the bundles", () => {
   for (const bundle of THREADED_BUNDLES) {

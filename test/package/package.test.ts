@@ -19,7 +19,7 @@ const PLATFORMS = ["darwin-arm64", "darwin-x64", "linux-arm64", "linux-x64", "wi
 const NATIVE_PACKAGES = ["tree-sitter", "tree-sitter-python"];
 /** node-gyp-build finds and loads the prebuild for the running platform; both parsers require it. */
 const PACKAGES_OUTSIDE_THE_BUNDLES = [...NATIVE_PACKAGES, "node-gyp-build"];
-const BUNDLES = ["dist/client.js", "dist/server.js"];
+const BUNDLES = ["dist/client.js", "dist/server.js", "dist/workerMain.js"];
 
 const manifest = JSON.parse(fs.readFileSync(fromRoot("package.json"), "utf8")) as { icon?: string; main: string; contributes?: object };
 

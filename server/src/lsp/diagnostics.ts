@@ -9,7 +9,7 @@
  */
 import * as path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { Diagnostic as LspDiagnostic, DiagnosticSeverity } from "vscode-languageserver";
+import type { Diagnostic as LspDiagnostic, DiagnosticSeverity } from "vscode-languageserver";
 import type { Severity } from "../engine";
 import type { AirflowPin, ConfigurationProblem } from "../engine/project";
 import type { BaselineStore } from "./baseline";
@@ -29,11 +29,15 @@ export { DIAGNOSTIC_SOURCE };
  */
 export const MAX_LINTED_CHARACTERS = 4_000_000;
 
+/**
+ * LSP's severities by number (`DiagnosticSeverity.Error` is 1, ...), so that the worker threads,
+ * which make the diagnostics, need no value of the protocol library and do not load it.
+ */
 const SEVERITY: Record<Severity, DiagnosticSeverity> = {
-  error: DiagnosticSeverity.Error,
-  warning: DiagnosticSeverity.Warning,
-  info: DiagnosticSeverity.Information,
-  hint: DiagnosticSeverity.Hint,
+  error: 1,
+  warning: 2,
+  info: 3,
+  hint: 4,
 };
 
 /** The rules' pages, shipped in the extension's docs/rules next to dist/ (this bundle's folder). */

@@ -1,13 +1,10 @@
 /**
- * Entry point of the language server (bundled to dist/server.js). The same file runs as the server
- * proper over --stdio / --node-ipc, as its lint worker threads, and as its workspace check threads.
+ * Entry point of the language server (bundled to dist/server.js), run over --stdio or --node-ipc:
+ * the connection thread. Its lint workers and workspace check threads run dist/workerMain.js
+ * (`workerMain.ts`), a bundle of their own, so that this thread loads no rule and they load no
+ * protocol library.
  */
-import { isMainThread, workerData } from "node:worker_threads";
-import { runLintWorker } from "./lintWorker";
+import * as path from "node:path";
 import { startServer } from "./server";
-import { isWorkspaceCheckThread } from "./workspaceCheckMessages";
-import { runWorkspaceCheckWorker } from "./workspaceCheckWorker";
 
-if (isMainThread) startServer(__filename);
-else if (isWorkspaceCheckThread(workerData)) runWorkspaceCheckWorker();
-else runLintWorker();
+startServer(path.join(__dirname, "workerMain.js"));

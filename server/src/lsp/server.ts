@@ -67,7 +67,7 @@ interface Services {
   watchRegistration: boolean;
 }
 
-/** `workerScript` is the file that runs `runLintWorker` in a worker thread (the bundle itself). */
+/** `workerScript` is the file its worker threads run (`workerMain.ts`): the lint workers and the workspace check threads. */
 export function startServer(workerScript: string): void {
   let shutdownRequested = false;
   const connection = createServerConnection(() => shutdownRequested);
