@@ -16,6 +16,7 @@ import { parentPort } from "node:worker_threads";
 import { performance } from "node:perf_hooks";
 import { completionsAt, ContentChange, Diagnostic, fixAll, hoverAt, lint, LintOptions, Position, PythonDocument, reviewMarkdown, Rule, TextEdit, WorkspaceClasses } from "../engine";
 import type { FileConfiguration } from "../engine/project";
+import { outlineOf } from "../engine/features/outline";
 import { changedLinesEdit } from "./changedLines";
 import { ruleDocumentationUri } from "./diagnostics";
 import { diagnosticsUpdate } from "./diagnosticUpdates";
@@ -162,6 +163,8 @@ export function runLintWorker(): void {
           return hoverDocument(document, request.position);
         case "completion":
           return completeDocument(document, request.position);
+        case "dagOutline":
+          return { outline: outlineOf(document.analysedText(), () => document.tree) };
       }
     } finally {
       if (request.type === "lint" && !documents.isBeingEdited(request.uri)) workspace.refreshNow(request.uri);

@@ -9,7 +9,7 @@ import type { Diagnostic as LspDiagnostic } from "vscode-languageserver";
 import type { Position } from "../engine";
 import { toLspDiagnostic } from "./diagnostics";
 import { DiagnosticLists } from "./diagnosticUpdates";
-import type { CodeActionsResult, CompletionResult, FindingReference, FixAllResult, FromWorker, HoverResult, LintResult, ReviewResult, ToWorker, WorkerLintOptions, WorkerRequest, WorkerResult } from "./workerProtocol";
+import type { CodeActionsResult, CompletionResult, DagOutlineResult, FindingReference, FixAllResult, FromWorker, HoverResult, LintResult, ReviewResult, ToWorker, WorkerLintOptions, WorkerRequest, WorkerResult } from "./workerProtocol";
 import { errorText, Logger } from "./logger";
 import { exposeCollectorToWorkers } from "./treeCollector";
 
@@ -101,6 +101,11 @@ export class LintWorkerClient {
 
   completion(uri: string, version: number, position: Position): Promise<CompletionResult | undefined> {
     return this.request({ type: "completion", id: this.nextId++, uri, version, position }) as Promise<CompletionResult | undefined>;
+  }
+
+  /** Undefined when the worker's copy of the document is no longer at `version`. */
+  dagOutline(uri: string, version: number): Promise<DagOutlineResult | undefined> {
+    return this.request({ type: "dagOutline", id: this.nextId++, uri, version }) as Promise<DagOutlineResult | undefined>;
   }
 
   /**

@@ -11,7 +11,7 @@ import type { OpenDocuments } from "./documents";
 import { LintOutcome, LintWorkerClient } from "./lintWorkerClient";
 import type { Logger } from "./logger";
 import { Lane, LaneAssignment } from "./workerLanes";
-import type { CodeActionsResult, CompletionResult, FindingReference, FixAllResult, HoverResult, ReviewResult, ToWorker, WorkerLintOptions, WorkerRequest } from "./workerProtocol";
+import type { CodeActionsResult, CompletionResult, DagOutlineResult, FindingReference, FixAllResult, HoverResult, ReviewResult, ToWorker, WorkerLintOptions, WorkerRequest } from "./workerProtocol";
 
 export type WorkerMessage = Exclude<ToWorker, WorkerRequest>;
 
@@ -108,6 +108,10 @@ export class LintWorkerPool {
     return this.running(this.lanes.laneOf(uri)).hover(uri, version, position);
   }
 
+  dagOutline(uri: string, version: number): Promise<DagOutlineResult | undefined> {
+    return this.running(this.lanes.laneOf(uri)).dagOutline(uri, version);
+  }
+
   completion(uri: string, version: number, position: Position): Promise<CompletionResult | undefined> {
     return this.running(this.lanes.laneOf(uri)).completion(uri, version, position);
   }
@@ -142,11 +146,11 @@ export class LintWorkerPool {
   }
 
   /** Requests fail (as they did with a single dead worker) rather than start a worker for a document it does not hold. */
-  private running(lane: Lane): Pick<LintWorkerClient, "lint" | "codeActions" | "fixAll" | "review" | "hover" | "completion"> {
+  private running(lane: Lane): Pick<LintWorkerClient, "lint" | "codeActions" | "fixAll" | "review" | "hover" | "completion" | "dagOutline"> {
     const worker = this.workers.get(lane);
     if (worker) return worker;
     const notRunning = () => Promise.reject(new Error(`the ${lane} lint worker is not running`));
-    return { lint: notRunning, codeActions: notRunning, fixAll: notRunning, review: notRunning, hover: notRunning, completion: notRunning };
+    return { lint: notRunning, codeActions: notRunning, fixAll: notRunning, review: notRunning, hover: notRunning, completion: notRunning, dagOutline: notRunning };
   }
 
   private start(lane: Lane): LintWorkerClient {

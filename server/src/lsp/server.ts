@@ -95,8 +95,8 @@ export function startServer(workerScript: string): void {
   process.on("unhandledRejection", (reason) => log.error(`Unhandled rejection: ${errorText(reason)}`));
 
   const documents = new OpenDocuments();
-  registerDagOutline(connection, documents, log);
   let services: Services | undefined;
+  registerDagOutline(connection, documents, () => services?.worker, log);
   registerReview(connection, documents, () => services, log);
   registerCheckWorkspace(connection, () => services?.workspace, log);
 

@@ -5,6 +5,7 @@
  */
 import type { ContentChange, FixKind, Position, Range, RelatedLocations, Severity, SeveritySetting } from "../engine";
 import type { AirflowPin, ConfigurationPreference, ConfigurationProblem } from "../engine/project";
+import type { DagOutline } from "../engine/features/outline";
 
 export interface WorkerLintOptions {
   /** `airflowStateStore.rules`, combined in the worker with the project's configuration file. */
@@ -162,7 +163,8 @@ export type ToWorker =
   | { type: "fixAll"; id: number; uri: string; version: number; options: WorkerLintOptions }
   | { type: "review"; id: number; uri: string; version: number; options: WorkerLintOptions }
   | { type: "hover"; id: number; uri: string; version: number; position: Position }
-  | { type: "completion"; id: number; uri: string; version: number; position: Position };
+  | { type: "completion"; id: number; uri: string; version: number; position: Position }
+  | { type: "dagOutline"; id: number; uri: string; version: number };
 
 export type WorkerRequest = Extract<ToWorker, { id: number }>;
 
@@ -177,10 +179,17 @@ export type ResultOf<R extends WorkerRequest> =
             ? ReviewResult
             : R extends { type: "hover" }
               ? HoverResult
-              : CompletionResult)
+              : R extends { type: "dagOutline" }
+                ? DagOutlineResult
+                : CompletionResult)
   | undefined;
 
-export type WorkerResult = LintResult | CodeActionsResult | FixAllResult | ReviewResult | HoverResult | CompletionResult;
+export type WorkerResult = LintResult | CodeActionsResult | FixAllResult | ReviewResult | HoverResult | CompletionResult | DagOutlineResult;
+
+/** The DAG ids and task ids of the document, for the store browser's code lens (`dagOutline.ts`). */
+export interface DagOutlineResult {
+  outline: DagOutline;
+}
 
 /** A request's reply. `result` is undefined when the worker's copy of the document is not at the requested version (or a hover finds nothing). */
 export type FromWorker =

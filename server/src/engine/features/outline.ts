@@ -6,7 +6,7 @@
  * computed at parse time (f-strings, loops, `task_id` passed through variables of several values) is
  * left out, so a lens never shows the entries of another task.
  */
-import { parsePython, SyntaxNode } from "../syntax/parser";
+import { parsePython, SyntaxNode, Tree } from "../syntax/parser";
 import { DependencyGraph } from "../airflow/dependencies";
 import { DagInfo, FunctionInfo, SemanticModel } from "../airflow/model";
 import { definitionStatement, plainString } from "../syntax/nodes";
@@ -63,8 +63,13 @@ interface GroupSpan extends Span {
  * decorator, so it is not parsed at all.
  */
 export function outlineOfText(text: string): DagOutline {
+  return outlineOf(text, () => parsePython(text));
+}
+
+/** `outlineOfText` of a text whose tree the caller has (an open document's), asked for only when the text names `airflow`. */
+export function outlineOf(text: string, tree: () => Tree): DagOutline {
   if (!text.includes("airflow")) return { dags: [] };
-  return dagOutline(new SemanticModel(parsePython(text), text));
+  return dagOutline(new SemanticModel(tree(), text));
 }
 
 /** The DAGs of the file and their tasks; empty when the file defines no DAG with a certain id. */
