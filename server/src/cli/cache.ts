@@ -258,8 +258,7 @@ export class LintCache {
 
   /** Keeps the findings of a file this run linted, for `save`. */
   add(record: CacheRecord, diagnostics: readonly ReportedDiagnostic[]): void {
-    const { slot, key } = record.key;
-    const { unread, stamp } = record.key;
+    const { slot, key, unread, stamp } = record.key;
     this.loaded().set(slot, { key, dependencies: record.dependencies, workspace: this.workspace, diagnostics: [...diagnostics], used: this.today, ...(stamp ? { unread, stamp } : {}) });
     this.changed.add(slot);
   }

@@ -123,8 +123,7 @@ export class SemanticModel extends PythonModel<FunctionInfo> {
    */
   get taskFunctions(): FunctionInfo[] {
     if (!this.taskFunctionList) {
-      const names = ["task", ...this.importBindings().filter((b) => b.name !== "task" && TASK_DECORATOR.test(b.qualifiedName ?? "")).map((b) => b.name)];
-      const candidates = new Set(this.functionsDecoratedWithNames(names).map((node) => node.startIndex));
+      const candidates = new Set(this.functionsDecoratedWithNames(this.namesFor("task", TASK_DECORATOR)).map((node) => node.startIndex));
       this.taskFunctionList = candidates.size === 0 ? [] : this.functions.filter((fn) => candidates.has(fn.range.start) && fn.task);
     }
     return this.taskFunctionList;
@@ -317,34 +316,34 @@ export class SemanticModel extends PythonModel<FunctionInfo> {
     // A callee resolves through imports only, so a DAG's call is spelled `DAG` (`DAG(...)`,
     // `models.DAG(...)`) or with the name an import gives it (`from airflow import DAG as D`):
     // only those calls have their callee resolved, not every call of the file.
-    const dagNames = this.text.includes("DAG") ? ["DAG", ...this.importBindings().filter((b) => b.name !== "DAG" && DAG_CLASS.test(b.qualifiedName ?? "")).map((b) => b.name)] : [];
+    const dagNames = this.text.includes("DAG") ? this.namesFor("DAG", DAG_CLASS) : [];
     const dagCalls = dagNames.length > 0 ? callsNamed(this.tree, this.text, [...new Set(dagNames)]).map((node) => this.callInfo(node)) : [];
     for (const call of dagCalls) {
       if (!call.callee || !DAG_CLASS.test(call.callee)) continue;
       dags.push({ node: call.node.parent?.parent?.type === "with_item" ? call.node.parent.parent : call.node, call, keywords: call.args.keywords, defaultArgs: this.defaultArgs(call.args.keywords) });
     }
-    for (const fn of this.functionsDecoratedWithNames(this.dagDecoratorNames())) {
-      const decorated = fn.parent;
-      if (decorated?.type !== "decorated_definition") continue;
-      for (const decorator of decorated.namedChildren) {
+    for (const definition of this.functionsDecoratedWithNames(this.namesFor("dag", DAG_DECORATOR))) {
+      // A decorated definition's: `functionsDecoratedWithNames` found it from one of these decorators.
+      for (const decorator of definition.parent!.namedChildren) {
         const expression = decorator.namedChildren[0];
         if (!expression) continue;
         const target = expression.type === "call" ? expression.childForFieldName("function") : expression;
         const name = this.qualifiedName(target);
         if (!name || !DAG_DECORATOR.test(name)) continue;
         const keywords = expression.type === "call" ? callArguments(expression).keywords : new Map<string, KeywordArgument>();
-        dags.push({ node: fn, keywords, defaultArgs: this.defaultArgs(keywords) });
+        dags.push({ node: definition, keywords, defaultArgs: this.defaultArgs(keywords) });
       }
     }
     return dags;
   }
 
   /**
-   * The last names a `@dag` decorator can be written with: `dag` (`@dag`, `@airflow.sdk.dag`, as
-   * `qualifiedName` reads a dotted name's last part as written) and the names imports give it.
+   * The names that spell a callee whose qualified name matches `qualified`: `written`, alone or in a
+   * dotted name (`DAG`, `models.DAG`, `@airflow.sdk.dag`, `@task.python`: `qualifiedName` reads the
+   * parts after the first as written), and the names imports give it (`from airflow import DAG as D`).
    */
-  private dagDecoratorNames(): string[] {
-    return ["dag", ...this.importBindings().filter((b) => b.name !== "dag" && DAG_DECORATOR.test(b.qualifiedName ?? "")).map((b) => b.name)];
+  private namesFor(written: string, qualified: RegExp): string[] {
+    return [written, ...this.importBindings().filter((b) => b.name !== written && qualified.test(b.qualifiedName ?? "")).map((b) => b.name)];
   }
 
   /**

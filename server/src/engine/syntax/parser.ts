@@ -509,16 +509,7 @@ export function attributeCalls(tree: Tree, text: string, names: readonly string[
  * With `within`, only those whose keyword lies inside it.
  */
 export function definitions(tree: Tree, text: string, within?: OffsetRange): SyntaxNode[] {
-  const root = tree.rootNode;
-  const found: SyntaxNode[] = [];
-  const keywords = /\b(?:def|class)\b/g;
-  keywords.lastIndex = within?.start ?? 0;
-  const searchEnd = within?.end ?? text.length;
-  for (let match = keywords.exec(text); match && match.index < searchEnd; match = keywords.exec(text)) {
-    const definition = definitionWithKeyword(root, match.index, match[0]);
-    if (definition) found.push(definition);
-  }
-  return found;
+  return statementsStartedBy(tree, text, /\b(?:def|class)\b/g, DEFINITION_TYPES, within);
 }
 
 /** The function or class definition whose keyword (`def` or `class`) is the one at `start`, if that word is one. */
@@ -535,17 +526,23 @@ const DEFINITION_TYPES: ReadonlySet<string> = new Set(["function_definition", "c
  * edit of a 10,000-line DAG more than the rules that asked for them.
  */
 export function withStatements(tree: Tree, text: string): SyntaxNode[] {
+  return statementsStartedBy(tree, text, /\bwith\b/g, WITH_TYPES);
+}
+
+const WITH_TYPES: ReadonlySet<string> = new Set(["with_statement"]);
+
+/** The statements of one of `types` begun by a match of `keywords` (global) in `text`, in document order; with `within`, only those whose keyword lies inside it. */
+function statementsStartedBy(tree: Tree, text: string, keywords: RegExp, types: ReadonlySet<string>, within?: OffsetRange): SyntaxNode[] {
   const root = tree.rootNode;
   const found: SyntaxNode[] = [];
-  const keyword = /\bwith\b/g;
-  for (let match = keyword.exec(text); match; match = keyword.exec(text)) {
-    const statement = statementWithKeyword(root, match.index, "with", WITH_TYPES);
+  keywords.lastIndex = within?.start ?? 0;
+  const searchEnd = within?.end ?? text.length;
+  for (let match = keywords.exec(text); match && match.index < searchEnd; match = keywords.exec(text)) {
+    const statement = statementWithKeyword(root, match.index, match[0], types);
     if (statement) found.push(statement);
   }
   return found;
 }
-
-const WITH_TYPES: ReadonlySet<string> = new Set(["with_statement"]);
 
 /** The statement of one of `types` that the keyword at `start` begins (after `async`, for some), if that word is that keyword. */
 function statementWithKeyword(root: SyntaxNode, start: number, keyword: string, types: ReadonlySet<string>): SyntaxNode | undefined {
