@@ -7,12 +7,12 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { completionsAt, Diagnostic, fixAll, hoverAt, lint, LintOptions, PythonDocument, reviewMarkdown } from "../../server/src/engine";
+import { completionsAt, Diagnostic, fixAll, hoverAt, lint, LintOptionsWithEdits, PythonDocument, reviewMarkdown } from "../../server/src/engine";
 
 const DEEP = 20_000;
 const LONG_CHAIN = 100_000;
 
-function lintWithoutErrors(text: string, options: LintOptions = {}): Diagnostic[] {
+function lintWithoutErrors(text: string, options: LintOptionsWithEdits = {}): Diagnostic[] {
   const errors: string[] = [];
   const diagnostics = lint(new PythonDocument("file:///deep.py", text), { ...options, onRuleError: (rule, error) => errors.push(`${rule.code}: ${String(error)}`) });
   assert.deepEqual(errors, []);

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, test } from "node:test";
-import { allRules, ContentChange, Diagnostic, ExternalClass, IncrementalLinter, lint, LintMode, LintOptions, PythonDocument, WorkspaceClasses } from "../../server/src/engine";
+import { allRules, ContentChange, Diagnostic, ExternalClass, Fix, FixSummary, IncrementalLinter, lint, LintMode, LintOptions, LintOptionsWithEdits, PythonDocument, WorkspaceClasses } from "../../server/src/engine";
 import { changeBetween } from "../../server/src/engine/incremental";
 import { parsePython, SyntaxNode } from "../../server/src/engine/syntax/parser";
 import { definitionsFound } from "../../server/src/engine/python/definitions";
@@ -77,12 +77,28 @@ function assertDefinitionsAsFound(linter: IncrementalLinter, document: PythonDoc
   if (model) assert.deepEqual(model.definitionPlaces, definitionsFound(parsePython(document.analysedText()), document.analysedText()).places, message);
 }
 
-function comparable(diagnostics: Diagnostic[]): string {
+function comparable(diagnostics: Diagnostic<FixSummary>[]): string {
   return JSON.stringify(diagnostics);
 }
 
+/** The findings as a lint without fixes' edits gives them. */
+function summarised(diagnostics: Diagnostic[]): Diagnostic<FixSummary>[] {
+  const summary = (fix: Fix): FixSummary => ({ title: fix.title, safe: fix.safe, kind: fix.kind });
+  return diagnostics.map(({ fix, alternatives, ...rest }) => {
+    const found: Diagnostic<FixSummary> = { ...rest, fix: fix && summary(fix) };
+    if (alternatives) found.alternatives = alternatives.map(summary);
+    if (rest.related) {
+      delete found.related;
+      found.related = rest.related;
+    }
+    return found;
+  });
+}
+
+const WITHOUT_EDITS: LintOptions = { fixEdits: false };
+
 describe("a lint after an edit gives what a lint from scratch gives", () => {
-  const options: LintOptions = {};
+  const options: LintOptionsWithEdits = {};
 
   /**
    * Lints `source`, replaces `[start, end)` with `inserted` and lints again, then undoes the edit and
@@ -92,15 +108,20 @@ describe("a lint after an edit gives what a lint from scratch gives", () => {
   function editAndUndo(source: Source, start: number, end: number, inserted: string): LintMode[] {
     const document = new PythonDocument("file:///edited.py", source.text, 1);
     const linter = new IncrementalLinter();
+    // As the language server lints: the findings' fixes without their edits.
+    const withoutEdits = new IncrementalLinter();
     linter.lint(document, options);
+    withoutEdits.lint(document, WITHOUT_EDITS);
     const removed = source.text.slice(start, end);
     document.update([changeAt(document, start, end, inserted)], 2);
     const afterEdit = linter.lint(document, options);
     assert.equal(comparable(afterEdit), comparable(lint(new PythonDocument("file:///edited.py", document.getText()), options)), `${source.name}: ${JSON.stringify(inserted)} at ${start}`);
+    assert.equal(comparable(withoutEdits.lint(document, WITHOUT_EDITS)), comparable(summarised(afterEdit)), `${source.name}: ${JSON.stringify(inserted)} at ${start}, without fix edits`);
     assertDefinitionsAsFound(linter, document, `${source.name}: definitions after ${JSON.stringify(inserted)} at ${start}`);
     const modes = [linter.lastMode];
     document.update([changeAt(document, start, start + inserted.length, removed)], 3);
     const afterUndo = linter.lint(document, options);
+    assert.equal(comparable(withoutEdits.lint(document, WITHOUT_EDITS)), comparable(summarised(afterUndo)), `${source.name}: undo of ${JSON.stringify(inserted)} at ${start}, without fix edits`);
     assert.equal(document.getText(), source.text);
     assert.equal(comparable(afterUndo), comparable(lint(new PythonDocument("file:///edited.py", source.text), options)), `${source.name}: undo of ${JSON.stringify(inserted)} at ${start}`);
     assertDefinitionsAsFound(linter, document, `${source.name}: definitions after the undo of ${JSON.stringify(inserted)} at ${start}`);
@@ -233,7 +254,7 @@ describe("IncrementalLinter", () => {
 
     test("keeps every finding, moved, and runs no rule while the inputs stay the same", () => {
       const classes = workspace();
-      const options: LintOptions = { workspace: classes, path: "/repo/dags/nightly.py", rules: counted };
+      const options: LintOptionsWithEdits = { workspace: classes, path: "/repo/dags/nightly.py", rules: counted };
       const document = new PythonDocument("file:///repo/dags/nightly.py", dag, 1);
       const linter = new IncrementalLinter();
       const before = linter.lint(document, options);
@@ -248,7 +269,7 @@ describe("IncrementalLinter", () => {
 
     test("re-runs the rules that read the workspace once its version changed", () => {
       const classes = workspace();
-      const options: LintOptions = { workspace: classes, path: "/repo/dags/nightly.py", rules: counted };
+      const options: LintOptionsWithEdits = { workspace: classes, path: "/repo/dags/nightly.py", rules: counted };
       const document = new PythonDocument("file:///repo/dags/nightly.py", dag, 1);
       const linter = new IncrementalLinter();
       linter.lint(document, options);
@@ -263,7 +284,7 @@ describe("IncrementalLinter", () => {
     test("a workspace that does not say its version is asked again on every lint", () => {
       const known = { value: true };
       const classes: WorkspaceClasses = { resolveClass: (name) => (known.value && name === mixinOperator.qualifiedName ? mixinOperator : undefined) };
-      const options: LintOptions = { workspace: classes, path: "/repo/dags/nightly.py", rules: counted };
+      const options: LintOptionsWithEdits = { workspace: classes, path: "/repo/dags/nightly.py", rules: counted };
       const document = new PythonDocument("file:///repo/dags/nightly.py", dag, 1);
       const linter = new IncrementalLinter();
       linter.lint(document, options);

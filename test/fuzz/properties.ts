@@ -4,10 +4,10 @@
  * file that parses and reports fewer findings of its rule. (In a file with a syntax error a fix can
  * land in the part tree-sitter could not read, and nothing is promised of it.)
  */
-import { applyEdits, Diagnostic, lint, LintOptions, PythonDocument } from "../../server/src/engine";
+import { applyEdits, Diagnostic, lint, LintOptionsWithEdits, PythonDocument } from "../../server/src/engine";
 
 /** The broken properties, as sentences; empty when every one holds. */
-export function brokenProperties(text: string, options: LintOptions = {}): string[] {
+export function brokenProperties(text: string, options: LintOptionsWithEdits = {}): string[] {
   const problems: string[] = [];
   const run = (source: string) =>
     lint(new PythonDocument("file:///fuzz.py", source), { ...options, onRuleError: (rule, error) => problems.push(`${rule.code} threw: ${error instanceof Error ? error.stack ?? error.message : String(error)}`) });

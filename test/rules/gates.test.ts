@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, test } from "node:test";
-import { allRules, Diagnostic, lint, LintOptions, PythonDocument, Rule, WorkspaceClasses } from "../../server/src/engine";
+import { allRules, Diagnostic, lint, LintOptionsWithEdits, PythonDocument, Rule, WorkspaceClasses } from "../../server/src/engine";
 import { AirflowPin } from "../../server/src/engine/project";
 import { mentionsStore, StoreName, TextFacts } from "../../server/src/engine/rules/textGates";
 import { fromRoot } from "../support/paths";
@@ -33,7 +33,7 @@ function shown(diagnostics: readonly Diagnostic[]): string[] {
   return diagnostics.map((d) => `${d.code}@${d.startOffset}-${d.endOffset}: ${d.message}`);
 }
 
-function assertSameFindings(name: string, text: string, options: LintOptions): void {
+function assertSameFindings(name: string, text: string, options: LintOptionsWithEdits): void {
   const document = () => new PythonDocument("file:///gate.py", text);
   assert.deepEqual(shown(lint(document(), options)), shown(lint(document(), { ...options, rules: ungated })), name);
 }
@@ -71,7 +71,7 @@ describe("rules' text tests", () => {
 
   test("a file no rule's test lets through is not parsed (AS001 off, as in the editor by default)", () => {
     const document = new PythonDocument("file:///plain.py", "from airflow.sdk import dag\n\n@dag()\ndef plain():\n    pass\n");
-    const withoutSyntaxErrors: LintOptions = { severities: { AS001: "off" } };
+    const withoutSyntaxErrors: LintOptionsWithEdits = { severities: { AS001: "off" } };
     assert.deepEqual(lint(document, withoutSyntaxErrors), []);
     let parsed = false;
     Object.defineProperty(document, "tree", { get: () => ((parsed = true), undefined) });
@@ -81,7 +81,7 @@ describe("rules' text tests", () => {
 
   test("a file that does not parse gets AS001 though no other rule's test lets it through", () => {
     const text = "from airflow.sdk import dag\n\n@dag()\ndef broken(:\n    pass\n";
-    const others: LintOptions = { severities: { AS001: "off" } };
+    const others: LintOptionsWithEdits = { severities: { AS001: "off" } };
     assert.deepEqual(lint(new PythonDocument("file:///broken.py", text), others), []);
     let parsed = false;
     const document = new PythonDocument("file:///broken.py", text);

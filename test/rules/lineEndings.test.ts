@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { describe, test } from "node:test";
-import { allRules, applyEdits, Diagnostic, fixAll, lint, LintOptions, PythonDocument, reviewMarkdown } from "../../server/src/engine";
+import { allRules, applyEdits, Diagnostic, fixAll, lint, LintOptionsWithEdits, PythonDocument, reviewMarkdown } from "../../server/src/engine";
 import { AirflowPin } from "../../server/src/engine/project";
 import { suppressionEdit } from "../../server/src/lsp/suppression";
 import { fromRoot } from "../support/paths";
@@ -44,7 +44,7 @@ function shown(d: Diagnostic): string {
   return `${d.code}@${d.range.start.line}:${d.range.start.character}-${d.range.end.line}:${d.range.end.character} ${withLf(d.message)}`;
 }
 
-function lintText(text: string, options: LintOptions): Diagnostic[] {
+function lintText(text: string, options: LintOptionsWithEdits): Diagnostic[] {
   const errors: string[] = [];
   const diagnostics = lint(new PythonDocument("file:///fixture.py", text), { ...options, onRuleError: (rule, error) => errors.push(`${rule.code}: ${String(error)}`) });
   assert.deepEqual(errors, []);
@@ -66,7 +66,7 @@ for (const rule of allRules) {
   const pinText = read(`${rule.code}.pin.json`);
   const baselineLf = read(`${rule.code}.baseline.py`);
   const airflowPin = pinText === undefined ? undefined : (JSON.parse(pinText) as AirflowPin);
-  const options: LintOptions = { baselineText: baselineLf, airflowPin, select: [rule.code] };
+  const options: LintOptionsWithEdits = { baselineText: baselineLf, airflowPin, select: [rule.code] };
   const lfFindings = lintText(fire, options);
 
   describe(`${rule.code} with CRLF, CR and mixed line endings`, () => {

@@ -19,7 +19,7 @@
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { describe, test } from "node:test";
-import { allRules, applyEdits, Diagnostic, Fix, fixAll, lint, LintOptions, PythonDocument, TextEdit } from "../../server/src/engine";
+import { allRules, applyEdits, Diagnostic, Fix, fixAll, lint, LintOptionsWithEdits, PythonDocument, TextEdit } from "../../server/src/engine";
 import { AirflowPin } from "../../server/src/engine/project";
 import { fromRoot } from "../support/paths";
 
@@ -39,7 +39,7 @@ function expectedMarks(text: string, code: string): string[] {
   return marks;
 }
 
-function found(text: string, code: string, context: LintOptions): string[] {
+function found(text: string, code: string, context: LintOptionsWithEdits): string[] {
   return lint(new PythonDocument("file:///fixture.py", text), { ...context, select: [code] }).map((d) => `${d.code}@${d.range.start.line + 1}`);
 }
 
@@ -67,7 +67,7 @@ for (const rule of allRules) {
     const pinText = read(`${rule.code}.pin.json`);
     const airflowPin = pinText === undefined ? undefined : (JSON.parse(pinText) as AirflowPin);
     /** What the project around the fixtures provides: its committed text and its Airflow pin. */
-    const context: LintOptions = { baselineText, airflowPin };
+    const context: LintOptionsWithEdits = { baselineText, airflowPin };
 
     test("has fixtures that fire and fixtures that stay silent", () => {
       assert.ok(fire, `missing fixtures/${rule.code}.py`);

@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { pathToFileURL } from "node:url";
-import { Diagnostic, enabledRules, fixAll, lint, LintOptions, PythonDocument, reviewMarkdown, WorkspaceIndex } from "../engine";
+import { Diagnostic, enabledRules, fixAll, FixSummary, lint, LintOptionsWithEdits, PythonDocument, reviewMarkdown, WorkspaceIndex } from "../engine";
 import { GitBaselines } from "../engine/project/git";
 import { isRelevantText } from "../engine/syntax/document";
 import { AirflowPin, ConfigurationOverrides, FileConfiguration, ProjectConfiguration } from "../engine/project";
@@ -157,7 +157,7 @@ export async function checkFile(file: string, settings: CheckSettings, stdinText
   const ruleErrors = new Set<string>();
   /** The workspace files the lint looks at or for: a cached entry is good only while they stay as they are. */
   const consulted = new Set<string>();
-  const options: LintOptions = {
+  const options: LintOptionsWithEdits = {
     ...prepared.lint,
     path: file,
     baselineText,
@@ -191,7 +191,8 @@ export async function checkFile(file: string, settings: CheckSettings, stdinText
       }
     }
   } else {
-    outcome.diagnostics = reportedAll(lint(document, options), text);
+    // The report names each fix by its title and safety; its edits are made only to be applied.
+    outcome.diagnostics = reportedAll(lint(document, { ...options, fixEdits: false }), text);
   }
   // The review lints again: it needs the model as well as the findings, and reviews are read by people, a few files at a time.
   if (settings.reviewTitle) outcome.review = reviewMarkdown(checked, { ...options, title: settings.reviewTitle(file) });
@@ -202,7 +203,7 @@ export async function checkFile(file: string, settings: CheckSettings, stdinText
 }
 
 /** The findings as reported, each with the hash of the line it starts on in `text`. */
-function reportedAll(diagnostics: readonly Diagnostic[], text: string): ReportedDiagnostic[] {
+function reportedAll(diagnostics: readonly Diagnostic<FixSummary>[], text: string): ReportedDiagnostic[] {
   if (diagnostics.length === 0) return [];
   const lines = text.split("\n");
   return diagnostics.map(({ code, name, severity, message, range, fix, related }) => ({
@@ -223,7 +224,7 @@ function lineHash(code: string, line: string): string {
 }
 
 /** Per code, how many fewer findings there are after fixing. */
-function removedCodes(before: readonly Diagnostic[], after: readonly Diagnostic[]): Record<string, number> {
+function removedCodes(before: readonly Diagnostic<FixSummary>[], after: readonly Diagnostic<FixSummary>[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const d of before) counts[d.code] = (counts[d.code] ?? 0) + 1;
   for (const d of after) if (counts[d.code] !== undefined) counts[d.code]--;

@@ -10,7 +10,7 @@
  * The front end keeps one per open document (the language server's lint worker); nothing is shared
  * between documents.
  */
-import { check, inDocumentOrder, LintOptions } from "./linter";
+import { check, inDocumentOrder, LintOptions, LintOptionsWithEdits } from "./linter";
 import type { AnalysisContext } from "./context";
 import { SemanticModel, semanticModel } from "./airflow/model";
 import { PythonDocument } from "./syntax/document";
@@ -20,7 +20,10 @@ import type { FunctionInfo } from "./python/model";
 import { definitionStatement, sameScopeStatements } from "./syntax/nodes";
 import { Rule, RuleContext } from "./rules/rule";
 import { TextFacts } from "./rules/textGates";
-import { Diagnostic, Fix, OffsetRange, Range, RelatedLocations, TextChange, TextEdit } from "./types";
+import { Diagnostic, Fix, FixSummary, OffsetRange, Range, RelatedLocations, TextChange, TextEdit } from "./types";
+
+/** A finding as a lint gives it, its fixes with or without their edits (`LintOptions.fixEdits`). */
+type Finding = Diagnostic<FixSummary>;
 
 interface PreviousLint {
   text: string;
@@ -35,7 +38,7 @@ interface PreviousLint {
   tree: Tree | undefined;
   options: LintOptions;
   settings: string;
-  diagnostics: Diagnostic[];
+  diagnostics: Finding[];
   around?: StatementsAround;
 }
 
@@ -50,7 +53,7 @@ interface StatementsAround {
 
 /** A lint's findings, the rules that ran, and how it was made. */
 interface Outcome {
-  diagnostics: Diagnostic[];
+  diagnostics: Finding[];
   rules: readonly Rule[];
   mode: LintMode;
   around?: StatementsAround;
@@ -100,7 +103,9 @@ export class IncrementalLinter {
   }
 
   /** The findings of `document`, as `lint` gives them. */
-  lint(document: PythonDocument, options: LintOptions = {}): Diagnostic[] {
+  lint(document: PythonDocument, options?: LintOptionsWithEdits): Diagnostic[];
+  lint(document: PythonDocument, options: LintOptions): Finding[];
+  lint(document: PythonDocument, options: LintOptions = {}): Finding[] {
     const text = document.analysedText();
     const settings = settingsOf(options);
     const previous = this.previous && this.previous.options.rules === options.rules && this.previous.settings === settings ? this.previous : undefined;
@@ -294,7 +299,8 @@ function sameCommentPlace(oldTree: Tree, oldComment: CommentLine, newTree: Tree,
 
 /** The options that decide which findings a lint gives, as text; the inputs only rules without a scope read are left out. */
 function settingsOf(options: LintOptions): string {
-  return JSON.stringify([options.severities ?? null, options.select ?? null, options.ignore ?? null]);
+  // Findings with their fixes' edits are not kept for a lint without, nor the other way round.
+  return JSON.stringify([options.severities ?? null, options.select ?? null, options.ignore ?? null, options.fixEdits !== false]);
 }
 
 /** Characters compared at once by string equality, which runs natively, before the last stretch is compared one character at a time. */
@@ -508,7 +514,7 @@ function mergedRanges(ranges: readonly OffsetRange[]): OffsetRange[] {
   return merged;
 }
 
-function contains(range: OffsetRange, diagnostic: Diagnostic): boolean {
+function contains(range: OffsetRange, diagnostic: Finding): boolean {
   return diagnostic.startOffset >= range.start && diagnostic.endOffset <= range.end;
 }
 
@@ -534,7 +540,7 @@ class FindingMove {
   }
 
   /** The finding in the edited text; undefined when it or one of its fixes reaches into what the edit touched. */
-  beyond(diagnostic: Diagnostic): Diagnostic | undefined {
+  beyond(diagnostic: Finding): Finding | undefined {
     const { start, end } = this.touched;
     if (diagnostic.startOffset < end && diagnostic.endOffset > start) return undefined;
     // Right where text was inserted into nothing touched, a finding could be before it or after it.
@@ -543,7 +549,7 @@ class FindingMove {
     if (related === null) return undefined;
     let allBefore = diagnostic.endOffset <= start;
     for (const fix of fixesOf(diagnostic)) {
-      for (const edit of fix.edits) {
+      for (const edit of editsOf(fix)) {
         // An insertion right where the touched text starts stays before it.
         if (edit.start < end && Math.max(edit.end, edit.start + 1) > start && !(edit.start === edit.end && edit.start === start)) return undefined;
         if (edit.end > start) allBefore = false;
@@ -551,7 +557,7 @@ class FindingMove {
     }
     if (allBefore && related === diagnostic.related) return diagnostic;
     // Written out rather than spread: the same shape as `report` makes, at a fraction of a spread's cost.
-    const moved: Diagnostic = {
+    const moved: Finding = {
       code: diagnostic.code,
       name: diagnostic.name,
       severity: diagnostic.severity,
@@ -590,7 +596,7 @@ class FindingMove {
     return offset > end || (offset === end && start < end) ? offset + this.delta : offset;
   }
 
-  private range(diagnostic: Diagnostic): Diagnostic["range"] {
+  private range(diagnostic: Finding): Range {
     const { start } = diagnostic.range;
     if (start.line > this.lastTouchedLine && diagnostic.startOffset >= this.touched.end) return this.linesMoved(diagnostic.range);
     return { start: this.document.positionAt(this.offset(diagnostic.startOffset)), end: this.document.positionAt(this.offset(diagnostic.endOffset)) };
@@ -602,10 +608,11 @@ class FindingMove {
     return { start: { line: range.start.line + this.addedLines, character: range.start.character }, end: { line: range.end.line + this.addedLines, character: range.end.character } };
   }
 
-  private fix(fix: Fix): Fix {
-    // A fix wholly before the edit (an import added at the top) is kept as it is.
-    if (fix.edits.every((edit) => edit.end < this.touched.start)) return fix;
-    return { ...fix, edits: fix.edits.map((edit) => ({ ...edit, start: this.editStart(edit), end: this.offset(edit.end) })) };
+  private fix<F extends FixSummary>(fix: F): F {
+    const edits = editsOf(fix);
+    // A fix wholly before the edit (an import added at the top), or given without its edits, is kept as it is.
+    if (edits.every((edit) => edit.end < this.touched.start)) return fix;
+    return { ...fix, edits: edits.map((edit) => ({ ...edit, start: this.editStart(edit), end: this.offset(edit.end) })) };
   }
 
   /**
@@ -621,8 +628,8 @@ class FindingMove {
 }
 
 /** The findings `kept` accepts, moved; undefined when one of them cannot be. */
-function movedFindings(diagnostics: readonly Diagnostic[], move: FindingMove, kept: (diagnostic: Diagnostic) => boolean): Diagnostic[] | undefined {
-  const moved: Diagnostic[] = [];
+function movedFindings(diagnostics: readonly Finding[], move: FindingMove, kept: (diagnostic: Finding) => boolean): Finding[] | undefined {
+  const moved: Finding[] = [];
   for (const diagnostic of diagnostics) {
     if (!kept(diagnostic)) continue;
     const inEditedText = move.beyond(diagnostic);
@@ -632,9 +639,15 @@ function movedFindings(diagnostics: readonly Diagnostic[], move: FindingMove, ke
   return moved;
 }
 
-const NO_FIXES: readonly Fix[] = [];
+const NO_FIXES: readonly FixSummary[] = [];
+const NO_EDITS: readonly TextEdit[] = [];
 
-function fixesOf(diagnostic: Diagnostic): readonly Fix[] {
+function fixesOf(diagnostic: Finding): readonly FixSummary[] {
   if (diagnostic.alternatives) return diagnostic.fix ? [diagnostic.fix, ...diagnostic.alternatives] : diagnostic.alternatives;
   return diagnostic.fix ? [diagnostic.fix] : NO_FIXES;
+}
+
+/** The fix's edits; none when the lint gave its summary alone. */
+function editsOf(fix: FixSummary): readonly TextEdit[] {
+  return (fix as Partial<Fix>).edits ?? NO_EDITS;
 }

@@ -1,6 +1,6 @@
 /** The engine's public surface: front ends import from here only. */
 export { PythonDocument, ContentChange } from "./syntax/document";
-export { lint, fixAll, enabledRules, LintOptions, FixAllResult } from "./linter";
+export { lint, fixAll, fixesOf, enabledRules, FindingFixes, LintOptions, LintOptionsWithEdits, FixAllResult } from "./linter";
 export { IncrementalLinter, LintMode } from "./incremental";
 export { applyEdits } from "./fixes/edits";
 export { allRules, ruleByCode } from "./rules";

@@ -14,7 +14,8 @@ import { allRules } from "./rules";
 import { gateInputs, TextFacts } from "./rules/textGates";
 import { SemanticModel, semanticModel } from "./airflow/model";
 import { KnownDefinitions, knownDefinitions } from "./python/definitions";
-import { Diagnostic, Fix, OffsetRange, SeveritySetting, TextEdit } from "./types";
+import { definitionStatement } from "./syntax/nodes";
+import { Diagnostic, Fix, FixSummary, OffsetRange, SeveritySetting, TextEdit } from "./types";
 
 export interface LintOptions {
   /** Severity per rule code; `off` disables the rule. Codes not named keep their default. */
@@ -35,7 +36,17 @@ export interface LintOptions {
   rules?: readonly Rule[];
   /** Called when a rule throws; the other rules still run. */
   onRuleError?: (rule: Rule, error: unknown) => void;
+  /**
+   * Whether the findings' fixes come with their edits (the default). Without, each fix and
+   * alternative is a `FixSummary` (title, safety, kind): enough to show and count findings. A front
+   * end that publishes findings on every keystroke and needs edits only for the few a code action
+   * asks about lints without, and asks `fixesOf` for those.
+   */
+  fixEdits?: boolean;
 }
+
+/** Options of a lint whose findings' fixes come with their edits. */
+export type LintOptionsWithEdits = LintOptions & { fixEdits?: true };
 
 export function enabledRules(options: LintOptions = {}): Rule[] {
   const matches = (code: string, prefixes: readonly string[]) => prefixes.some((p) => code.startsWith(p.trim().toUpperCase()));
@@ -47,12 +58,14 @@ export function enabledRules(options: LintOptions = {}): Rule[] {
   );
 }
 
-export function lint(document: PythonDocument, options: LintOptions = {}): Diagnostic[] {
+export function lint(document: PythonDocument, options?: LintOptionsWithEdits): Diagnostic[];
+export function lint(document: PythonDocument, options: LintOptions): Diagnostic<FixSummary>[];
+export function lint(document: PythonDocument, options: LintOptions = {}): Diagnostic<FixSummary>[] {
   return check(document, options).diagnostics;
 }
 
-export interface CheckResult {
-  diagnostics: Diagnostic[];
+export interface CheckResult<F extends FixSummary = FixSummary> {
+  diagnostics: Diagnostic<F>[];
   /** The analysis context the findings came from, for front ends that go on to use its analyses (the review). */
   context?: AnalysisContext;
   /** The rules that ran: enabled, and their text tests passed. */
@@ -80,7 +93,9 @@ export interface FromLastLint {
 }
 
 /** The findings, and the analysis context they came from. */
-export function check(document: PythonDocument, options: LintOptions = {}, fromLastLint: FromLastLint = {}): CheckResult {
+export function check(document: PythonDocument, options?: LintOptionsWithEdits, fromLastLint?: FromLastLint): CheckResult<Fix>;
+export function check(document: PythonDocument, options: LintOptions, fromLastLint?: FromLastLint): CheckResult;
+export function check(document: PythonDocument, options: LintOptions = {}, fromLastLint: FromLastLint = {}): CheckResult<FixSummary> {
   if (!document.isRelevant()) return { diagnostics: [], rules: [] };
   const file: FileInputs = { text: document.analysedText(), path: options.path, baselineText: options.baselineText, workspace: options.workspace, airflowPin: options.airflowPin };
   // Rules whose text test fails could report nothing here; when that is every rule, the file is not even parsed.
@@ -94,13 +109,13 @@ export function check(document: PythonDocument, options: LintOptions = {}, fromL
 }
 
 /** The order findings are returned in: by start, then by code. */
-export function inDocumentOrder(a: Diagnostic, b: Diagnostic): number {
+export function inDocumentOrder(a: Diagnostic<FixSummary>, b: Diagnostic<FixSummary>): number {
   return a.startOffset - b.startOffset || a.code.localeCompare(b.code);
 }
 
 /** The context every rule of one lint is given: the file's analyses, and the findings they report. */
 class Checker extends AnalysisContext implements RuleContext {
-  readonly diagnostics: Diagnostic[] = [];
+  readonly diagnostics: Diagnostic<FixSummary>[] = [];
   private rule: Rule | undefined;
   private suppressions: Suppressions | undefined;
   private linesEndWithCarriageReturns: boolean | undefined;
@@ -154,14 +169,20 @@ class Checker extends AnalysisContext implements RuleContext {
     if (suppressions.file === "all" || suppressions.file.has(rule.code)) return;
     const noqa = suppressions.lines.get(range.start.line);
     if (noqa === "all" || noqa?.has(rule.code)) return;
-    const diagnostic: Diagnostic = { code: rule.code, name: rule.name, severity, message: r.message, range, startOffset: start, endOffset: end, fix: r.fix && this.inFileLineBreaks(r.fix) };
-    if (r.alternatives && r.alternatives.length > 0) diagnostic.alternatives = r.alternatives.map((alternative) => this.inFileLineBreaks(alternative));
+    const diagnostic: Diagnostic<FixSummary> = { code: rule.code, name: rule.name, severity, message: r.message, range, startOffset: start, endOffset: end, fix: r.fix && this.placed(r.fix) };
+    if (r.alternatives && r.alternatives.length > 0) diagnostic.alternatives = r.alternatives.map((alternative) => this.placed(alternative));
     if (r.related && r.related.nodes.length > 0) {
       const ranges = r.related.nodes.map((node) => ({ start: this.document.positionAt(node.startIndex), end: this.document.positionAt(node.endIndex) }));
       diagnostic.related = { message: r.related.message, ranges };
     }
     this.diagnostics.push(diagnostic);
   };
+
+  /** The fix as the lint gives it: its summary alone when its edits were not asked for. */
+  private placed(fix: Fix): FixSummary {
+    if (this.options.fixEdits === false) return { title: fix.title, safe: fix.safe, kind: fix.kind };
+    return this.inFileLineBreaks(fix);
+  }
 
   /** Fixes are built from the analysed text, whose lines all end in `\n` or `\r\n`; a file of lone `\r`s gets its own. */
   private inFileLineBreaks(fix: Fix): Fix {
@@ -223,6 +244,49 @@ function isOwnLine(text: string, offset: number): boolean {
   return true;
 }
 
+/** A finding's fix and alternative rewrites, with their edits. */
+export interface FindingFixes {
+  fix?: Fix;
+  alternatives?: Fix[];
+}
+
+/**
+ * The fixes, with their edits, of findings that a lint of `document` with `options` gave without
+ * them (`fixEdits: false`), in the same order: undefined for a finding that has none, or that the
+ * document no longer holds. Only the findings' rules run again, a rule with a `scope` over the
+ * functions around the findings alone (the whole file for a finding outside every function), and
+ * each finding is given those of the finding of its code at its place.
+ */
+export function fixesOf(document: PythonDocument, options: LintOptions, findings: readonly Diagnostic<FixSummary>[]): (FindingFixes | undefined)[] {
+  const wanted = findings.filter((finding) => finding.fix || finding.alternatives);
+  if (wanted.length === 0) return findings.map(() => undefined);
+  const codes = new Set(wanted.map((finding) => finding.code));
+  const rules = enabledRules(options).filter((rule) => codes.has(rule.code));
+  const chooseRegions = (context: RuleContext) => functionsAround(context.model, wanted);
+  const found = check(document, { ...options, rules, fixEdits: true }, { chooseRegions }).diagnostics;
+  const at = (finding: Diagnostic<FixSummary>) => `${finding.code}:${finding.startOffset}:${finding.endOffset}`;
+  const byPlace = new Map(found.map((finding) => [at(finding), finding]));
+  return findings.map((finding) => {
+    const again = finding.fix || finding.alternatives ? byPlace.get(at(finding)) : undefined;
+    return again && (again.fix || again.alternatives) ? { fix: again.fix, alternatives: again.alternatives } : undefined;
+  });
+}
+
+/** The definitions (decorators included) of the innermost functions that hold the findings; undefined when one lies outside every function. */
+function functionsAround(model: SemanticModel, findings: readonly Diagnostic<FixSummary>[]): OffsetRange[] | undefined {
+  const definitions = model.functions.map((fn) => definitionStatement(fn.node)).map((node) => ({ start: node.startIndex, end: node.endIndex }));
+  const regions: OffsetRange[] = [];
+  for (const finding of findings) {
+    let innermost: OffsetRange | undefined;
+    for (const range of definitions) {
+      if (range.start <= finding.startOffset && finding.endOffset <= range.end && (!innermost || range.end - range.start < innermost.end - innermost.start)) innermost = range;
+    }
+    if (!innermost) return undefined;
+    if (!regions.some((region) => region.start === innermost!.start)) regions.push(innermost);
+  }
+  return regions;
+}
+
 export interface FixAllResult {
   text: string;
   /** Number of fixes applied over all passes. */
@@ -235,7 +299,7 @@ export interface FixAllResult {
  * Applies every safe fix (or every fix, with `unsafe`), re-linting between passes as ruff does,
  * because one fix can change what another would edit. Overlapping fixes wait for the next pass.
  */
-export function fixAll(uri: string, text: string, options: LintOptions = {}, unsafe = false): FixAllResult {
+export function fixAll(uri: string, text: string, options: LintOptionsWithEdits = {}, unsafe = false): FixAllResult {
   let current = text;
   let applied = 0;
   for (let pass = 0; pass < 10; pass++) {

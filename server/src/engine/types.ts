@@ -43,16 +43,21 @@ export interface TextEdit {
 
 export type FixKind = "quickfix" | "refactor.rewrite";
 
-export interface Fix {
+/** What a fix does and how safe it is, without its edits: how a lint made without edits (`LintOptions.fixEdits`) gives a finding's fixes. */
+export interface FixSummary {
   /** Shown to the user, e.g. "Store `value.isoformat()`". */
   title: string;
   /** Safe fixes keep run-time behaviour apart from removing the error; only they run on `--fix` / fix-all. */
   safe: boolean;
   kind: FixKind;
+}
+
+export interface Fix extends FixSummary {
   edits: TextEdit[];
 }
 
-export interface Diagnostic {
+/** A finding. Its fixes come with their edits (`Fix`), or, from a lint made without them, as `FixSummary`s. */
+export interface Diagnostic<F extends FixSummary = Fix> {
   code: string;
   /** The rule's kebab-case name, e.g. `non-json-value`. */
   name: string;
@@ -63,12 +68,12 @@ export interface Diagnostic {
   startOffset: number;
   endOffset: number;
   /** The preferred fix or rewrite: the one `--fix` / fix-all may apply (when safe) and the CLI's JSON names. */
-  fix?: Fix;
+  fix?: F;
   /**
    * Other rewrites of the same finding, offered beside `fix` as code actions of their own (AS405: one
    * durable task beside one deferrable task). Never applied by `--fix` / fix-all; absent when there are none.
    */
-  alternatives?: Fix[];
+  alternatives?: F[];
   /**
    * Other places of the same finding, reported once rather than once per place (AS401: every other
    * `Variable` call of the key in the task); absent when there are none.

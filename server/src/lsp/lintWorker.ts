@@ -6,7 +6,8 @@
  * loop, so a request arriving meanwhile waits for one lint at most, and a queued lint of a version
  * that a later change replaced is answered as superseded without running. Only documents being
  * edited keep their trees between requests (workerDocuments.ts). A lint sends the findings as the
- * editor shows them; their fixes and suppression edits are placed when a code action asks.
+ * editor shows them, made without their fixes' edits: those are made, and placed with the
+ * suppression edits, when a code action asks (findingActions.ts).
  * It also holds the workspace index rules follow imports through (workerWorkspace.ts), resolves the
  * project configuration and Airflow version each document's project pins from disk
  * (workerConfiguration.ts: rule selection and severities, exclusions, AS501 and AS502), and
@@ -14,7 +15,7 @@
  */
 import { parentPort } from "node:worker_threads";
 import { performance } from "node:perf_hooks";
-import { completionsAt, ContentChange, Diagnostic, fixAll, hoverAt, lint, LintOptions, Position, PythonDocument, reviewMarkdown, Rule, TextEdit, WorkspaceClasses } from "../engine";
+import { completionsAt, ContentChange, Diagnostic, fixAll, fixesOf, FixSummary, hoverAt, lint, LintOptions, LintOptionsWithEdits, Position, PythonDocument, reviewMarkdown, Rule, TextEdit, WorkspaceClasses } from "../engine";
 import type { FileConfiguration } from "../engine/project";
 import { outlineOf } from "../engine/features/outline";
 import { changedLinesEdit } from "./changedLines";
@@ -70,7 +71,7 @@ export function runLintWorker(): void {
     post({ type: "log", level: "error", message: `Rule ${rule.code} failed on ${uri}; the other rules still ran.\n${detail}` });
   };
 
-  const engineOptions = (uri: string, options: WorkerLintOptions, classes: WorkspaceClasses, configuration: FileConfiguration): LintOptions => ({
+  const engineOptions = (uri: string, options: WorkerLintOptions, classes: WorkspaceClasses, configuration: FileConfiguration): LintOptionsWithEdits => ({
     ...configuration.lint,
     path: options.path,
     baselineText: options.baselineText,
@@ -93,24 +94,27 @@ export function runLintWorker(): void {
       return { version: document.version, relevant: false, diagnostics: sent(document, []), baseline, configuration: configurationFile, elapsedMs: performance.now() - started };
     }
     const relevant = document.isRelevant();
-    const lintOptions = engineOptions(document.uri, options, workspace.forLint(document.uri), configuration);
+    // Most findings are never asked for their fixes' edits, which every keystroke would otherwise make and move.
+    const lintOptions: LintOptions = { ...engineOptions(document.uri, options, workspace.forLint(document.uri), configuration), fixEdits: false };
     const linter = documents.linterFor(document.uri);
     const found = linter?.lint(document, lintOptions) ?? lint(document, lintOptions);
     workspace.linted(document.uri, document.version, linter?.lastMode, linter?.lastModel);
-    return { version: document.version, relevant, diagnostics: sent(document, found), airflowPin, baseline, configuration: configurationFile, elapsedMs: performance.now() - started };
+    return { version: document.version, relevant, diagnostics: sent(document, found, lintOptions), airflowPin, baseline, configuration: configurationFile, elapsedMs: performance.now() - started };
   }
 
   /** The findings as a change to those sent last for the document, remembered for the next lint and for code actions. */
-  function sent(document: PythonDocument, findings: readonly Diagnostic[]): DiagnosticsUpdate {
+  function sent(document: PythonDocument, findings: readonly Diagnostic<FixSummary>[], options?: LintOptions): DiagnosticsUpdate {
     const update = diagnosticsUpdate(documents.lastLint(document.uri), findings);
-    documents.linted(document.uri, document.version, update.id, findings);
+    documents.linted(document.uri, document.version, update.id, findings, options);
     return update;
   }
 
   /** The actions of the findings the client shows, from the document's last lint (none unless it was of this version). */
   function codeActionsOf(document: PythonDocument, requested: FindingReference[]): CodeActionsResult | undefined {
-    const findings = documents.findingsOf(document.uri, document.version);
-    return findings && findingActions(document, findings, requested);
+    const last = documents.lastLint(document.uri);
+    if (!last || last.version !== document.version) return undefined;
+    const options = last.options;
+    return findingActions(document, last.findings, requested, last.fixes, options && ((findings) => fixesOf(document, options, findings)));
   }
 
   /** The review sees what a lint sees, but like fix-all it is not published, so what it consults is not remembered. */

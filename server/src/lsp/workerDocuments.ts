@@ -7,16 +7,21 @@
  * A large document (LARGE_DOCUMENT_CHARACTERS) counts as edited from the moment it is opened.
  * Every open document keeps its last lint's findings (`IncrementalLinter`), so that a lint after a
  * change inside one function re-checks that function; the lint's tree goes with the document's.
- * The same findings, with their fixes as the engine gave them, answer the document's code actions,
- * and the next lint's findings are sent to the connection thread as a change to them.
+ * The same findings answer the document's code actions, with the options they were found with, to
+ * make the fixes' edits of those a code action asks about (kept until the next lint); the next
+ * lint's findings are sent to the connection thread as a change to them.
  */
-import { ContentChange, Diagnostic, IncrementalLinter, PythonDocument } from "../engine";
+import { ContentChange, Diagnostic, FindingFixes, FixSummary, IncrementalLinter, LintOptions, PythonDocument } from "../engine";
 import { LARGE_DOCUMENT_CHARACTERS } from "./workerLanes";
 import type { SentDiagnostics } from "./diagnosticUpdates";
 
 /** A document's last findings, the version they were found in, and the number of their list among those sent for it. */
 export interface LastLint extends SentDiagnostics {
   version: number;
+  /** The options of the lint; none when it did not run (the file is excluded). */
+  options?: LintOptions;
+  /** The fixes, with their edits, made so far for code actions on these findings. */
+  fixes: Map<Diagnostic<FixSummary>, FindingFixes | undefined>;
 }
 
 /** Documents edited in turn (a few editors side by side) that all keep their trees. */
@@ -92,20 +97,14 @@ export class WorkerDocuments {
     this.lastLints.delete(uri);
   }
 
-  /** Remembers what a lint of the document at `version` found, sent to the connection thread as list number `id`. */
-  linted(uri: string, version: number, id: number, findings: readonly Diagnostic[]): void {
-    if (this.byUri.has(uri)) this.lastLints.set(uri, { version, id, findings });
+  /** Remembers what a lint of the document at `version` with `options` found, sent to the connection thread as list number `id`. */
+  linted(uri: string, version: number, id: number, findings: readonly Diagnostic<FixSummary>[], options?: LintOptions): void {
+    if (this.byUri.has(uri)) this.lastLints.set(uri, { version, id, findings, options, fixes: new Map() });
   }
 
   /** The document's last lint, as sent to the connection thread. */
   lastLint(uri: string): LastLint | undefined {
     return this.lastLints.get(uri);
-  }
-
-  /** The findings of the document's last lint, if it was of `version`. */
-  findingsOf(uri: string, version: number): readonly Diagnostic[] | undefined {
-    const last = this.lastLints.get(uri);
-    return last && last.version === version ? last.findings : undefined;
   }
 
   /** Whether the document keeps its tree between requests. */

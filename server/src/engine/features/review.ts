@@ -94,7 +94,7 @@ const DEFAULT_CONTEXT_LINES = 2;
 /** The review of `document` as Markdown. */
 export function reviewMarkdown(document: PythonDocument, options: ReviewOptions = {}): string {
   const text = document.analysedText();
-  const { diagnostics, context: analyses } = check(document, options);
+  const { diagnostics, context: analyses } = check(document, { ...options, fixEdits: true });
   const splits = analyses ? splitsToDescribe(analyses, options, diagnostics) : [];
   const context = options.contextLines ?? DEFAULT_CONTEXT_LINES;
   const title = options.title ?? path.basename(options.path ?? decodeURIComponent(document.uri.replace(/^[a-z]+:\/\//i, "")));
