@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, test } from "node:test";
-import { Diagnostic, Fix, fixesOf, FixSummary, lint, LintOptions, PythonDocument } from "../../server/src/engine";
+import { Diagnostic, Fix, fixesOf, FixSummary, IncrementalLinter, lint, LintOptions, PythonDocument } from "../../server/src/engine";
 import type { AirflowPin } from "../../server/src/engine/project";
 import { fromRoot } from "../support/paths";
 
@@ -66,6 +66,11 @@ describe("fixes made when asked for", () => {
       });
       // Asked about one finding at a time, as a code action under the cursor does.
       withoutEdits.forEach((finding, i) => assert.deepEqual(fixesOf(document, source.options, [finding])[0], made[i], `${finding.code} at line ${finding.range.start.line + 1}, alone`));
+      // With the model the lint built, as the language server asks (its rules run again on the same model).
+      const linter = new IncrementalLinter();
+      const linted = linter.lint(document, { ...source.options, fixEdits: false });
+      assert.deepEqual(fixesOf(document, source.options, linted, linter.lastModel), made, "with the lint's model");
+      linted.forEach((finding, i) => assert.deepEqual(fixesOf(document, source.options, [finding], linter.lastModel)[0], made[i], `${finding.code} at line ${finding.range.start.line + 1}, alone, with the lint's model`));
     });
   }
 

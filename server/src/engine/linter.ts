@@ -90,6 +90,8 @@ export interface FromLastLint {
   definitions?: KnownDefinitions;
   /** The text's facts, worked out from the last text's (`TextFacts.afterEdit`). */
   facts?: TextFacts;
+  /** The model a lint of the same text with the same options built: used again instead of built anew. */
+  model?: SemanticModel;
 }
 
 /** The findings, and the analysis context they came from. */
@@ -104,6 +106,7 @@ export function check(document: PythonDocument, options: LintOptions = {}, fromL
   if (rules.length === 0) return { diagnostics: [], rules, facts: gates.facts };
   const checker = new Checker(document, file, options, fromLastLint.chooseRegions);
   if (fromLastLint.definitions) checker.provide(knownDefinitions, fromLastLint.definitions);
+  if (fromLastLint.model) checker.provide(semanticModel, fromLastLint.model);
   for (const rule of rules) checker.run(rule);
   return { diagnostics: checker.diagnostics.sort(inDocumentOrder), context: checker, rules, regions: checker.chosenRegions, facts: gates.facts };
 }
@@ -255,15 +258,17 @@ export interface FindingFixes {
  * them (`fixEdits: false`), in the same order: undefined for a finding that has none, or that the
  * document no longer holds. Only the findings' rules run again, a rule with a `scope` over the
  * functions around the findings alone (the whole file for a finding outside every function), and
- * each finding is given those of the finding of its code at its place.
+ * each finding is given those of the finding of its code at its place. `model`, the model that
+ * lint built (`IncrementalLinter.lastModel`), is used again when given: the rules then only look
+ * again at what they report on.
  */
-export function fixesOf(document: PythonDocument, options: LintOptions, findings: readonly Diagnostic<FixSummary>[]): (FindingFixes | undefined)[] {
+export function fixesOf(document: PythonDocument, options: LintOptions, findings: readonly Diagnostic<FixSummary>[], model?: SemanticModel): (FindingFixes | undefined)[] {
   const wanted = findings.filter((finding) => finding.fix || finding.alternatives);
   if (wanted.length === 0) return findings.map(() => undefined);
   const codes = new Set(wanted.map((finding) => finding.code));
   const rules = enabledRules(options).filter((rule) => codes.has(rule.code));
   const chooseRegions = (context: RuleContext) => functionsAround(context.model, wanted);
-  const found = check(document, { ...options, rules, fixEdits: true }, { chooseRegions }).diagnostics;
+  const found = check(document, { ...options, rules, fixEdits: true }, { chooseRegions, model }).diagnostics;
   const at = (finding: Diagnostic<FixSummary>) => `${finding.code}:${finding.startOffset}:${finding.endOffset}`;
   const byPlace = new Map(found.map((finding) => [at(finding), finding]));
   return findings.map((finding) => {

@@ -114,7 +114,9 @@ export function runLintWorker(): void {
     const last = documents.lastLint(document.uri);
     if (!last || last.version !== document.version) return undefined;
     const options = last.options;
-    return findingActions(document, last.findings, requested, last.fixes, options && ((findings) => fixesOf(document, options, findings)));
+    // The model of the lint whose findings these are, when it built one and still holds it (the document is being edited).
+    const model = documents.linterFor(document.uri)?.lastModel;
+    return findingActions(document, last.findings, requested, last.fixes, options && ((findings) => fixesOf(document, options, findings, model)));
   }
 
   /** The review sees what a lint sees, but like fix-all it is not published, so what it consults is not remembered. */
