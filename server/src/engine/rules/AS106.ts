@@ -15,6 +15,8 @@ const SHIPPED_NAME: Readonly<Record<string, string>> = {
 };
 
 const OLD_NAMES = Object.keys(SHIPPED_NAME).join("|");
+/** Each old name as a string's whole content: `"task_state"`, `'task_state'`, ... */
+const QUOTED_OLD_NAMES = Object.keys(SHIPPED_NAME).flatMap((name) => [`"${name}"`, `'${name}'`]);
 const SUBSCRIPTS = `(subscript subscript: (string (string_content) @key (#match? @key "^(${OLD_NAMES})$"))) @read`;
 const GET_CALLS = `(call function: (attribute attribute: (identifier) @method (#eq? @method "get")) arguments: (argument_list . (string (string_content) @key (#match? @key "^(${OLD_NAMES})$")))) @read`;
 
@@ -67,7 +69,9 @@ export const AS106: Rule = {
   defaultSeverity: "error",
   category: "scope",
   fix: "safe or unsafe",
-  mayReport: ({ facts }) => facts.mentionsAny(["task_state", "task_store", "asset_state", "asset_store"]),
+  // `hasOldKeyString` needs one of the names between two quotes of the same kind. Any file that
+  // names a store spells `task_state` or `asset_state`, so the bare names would pass nearly all.
+  mayReport: ({ facts }) => facts.mentionsAny(QUOTED_OLD_NAMES),
   scope: "expression",
   check({ model, text, report, regions }) {
     if (!hasOldKeyString(model, text)) return;
