@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import * as path from "node:path";
+import { spawnSync } from "node:child_process";
 import { test } from "node:test";
 import { PythonDocument } from "../../server/src/engine";
 import { NODE_TREE_SITTER_READ, nodesKeptInJavaScript, parsePython, treeSitterVersion } from "../../server/src/engine/syntax/parser";
@@ -175,4 +176,17 @@ test("the installed node-tree-sitter is the release whose internals the parser r
   const fn = tree.rootNode.namedChildren[0];
   assert.equal(fn.childForFieldName("name"), fn.childForFieldName("name"), "one object per node");
   assert.equal(fn.childForFieldName("name")!.parent, fn);
+});
+
+test("a fresh thread's first climb to a parent does not crash the process", () => {
+  // In a process of its own: node-tree-sitter's transfer buffer starts with room for one node, and
+  // `parent` hands the binding two. This thread's buffer grew long ago.
+  const parserModule = require.resolve("../../server/src/engine/syntax/parser");
+  const script = `const { parsePython } = require(${JSON.stringify(parserModule)});
+const keyword = parsePython("import os\\n").rootNode.descendantForIndex(0, 6);
+process.stdout.write(keyword.type + " in " + keyword.parent.type);`;
+  const run = spawnSync(process.execPath, ["-e", script], { encoding: "utf8" });
+  assert.equal(run.signal, null, `the process died of ${run.signal}`);
+  assert.equal(run.status, 0, run.stderr);
+  assert.equal(run.stdout, "import in import_statement");
 });

@@ -25,8 +25,21 @@ function parser(): Parser {
       keepNodesInJavaScript(binding);
       readOnceWhatNeverChanges(binding);
     }
+    roomForTwoNodes(sharedParser);
   }
   return sharedParser;
+}
+
+/**
+ * node-tree-sitter hands nodes to the binding through one buffer per thread, which starts with room
+ * for one node and grows only when the binding hands back a list. `childWithDescendant` (what
+ * `parent` climbs with) writes two nodes into it: before any list of two or more, the second is
+ * dropped, the binding reads past the buffer's end and the process dies (a segmentation fault on
+ * `keyword.parent` in a fresh thread). A two-node list, once, makes the room.
+ */
+function roomForTwoNodes(parser: Parser): void {
+  const tree = parser.parse("a\nb\n");
+  void tree.rootNode.namedChildren;
 }
 
 /**
