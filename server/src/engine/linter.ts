@@ -14,7 +14,6 @@ import { allRules } from "./rules";
 import { gateInputs, TextFacts } from "./rules/textGates";
 import { SemanticModel, semanticModel } from "./airflow/model";
 import { KnownDefinitions, knownDefinitions } from "./python/definitions";
-import { definitionStatement } from "./syntax/nodes";
 import { Diagnostic, Fix, FixSummary, OffsetRange, SeveritySetting, TextEdit } from "./types";
 
 export interface LintOptions {
@@ -277,13 +276,17 @@ export function fixesOf(document: PythonDocument, options: LintOptions, findings
   });
 }
 
-/** The definitions (decorators included) of the innermost functions that hold the findings; undefined when one lies outside every function. */
+/**
+ * The innermost functions that hold the findings (their definitions, decorators left out, which the
+ * model knows without their nodes); undefined when one lies outside every function, a decorator of
+ * a module-level function's included. What a rule with a scope reports on lies in them, or, for a
+ * `function` rule, in the header of one of them.
+ */
 function functionsAround(model: SemanticModel, findings: readonly Diagnostic<FixSummary>[]): OffsetRange[] | undefined {
-  const definitions = model.functions.map((fn) => definitionStatement(fn.node)).map((node) => ({ start: node.startIndex, end: node.endIndex }));
   const regions: OffsetRange[] = [];
   for (const finding of findings) {
     let innermost: OffsetRange | undefined;
-    for (const range of definitions) {
+    for (const { range } of model.functions) {
       if (range.start <= finding.startOffset && finding.endOffset <= range.end && (!innermost || range.end - range.start < innermost.end - innermost.start)) innermost = range;
     }
     if (!innermost) return undefined;
