@@ -96,6 +96,8 @@ const ENDS_IN_ITS_BODY: ReadonlySet<string> = new Set(["decorated_definition", "
 /** How many children down from the statement around it a parent is looked for before tree-sitter is asked (an expression can nest as deep as the file). */
 const MAX_PARENT_STEPS = 64;
 const KEPT_PARENT = Symbol("parent");
+/** Where a node keeps the list of its named children once asked for it. */
+const KEPT_NAMED_CHILDREN = Symbol("namedChildren");
 
 /**
  * node-tree-sitter 0.22 answers every node property with a call into the native binding, and the
@@ -191,7 +193,7 @@ function readOnceWhatNeverChanges(binding: NativeBinding): void {
   };
   for (const property of STABLE_PROPERTIES) {
     const native = readers[property] ?? Object.getOwnPropertyDescriptor(base, property)!.get!;
-    const kept = property === "parent" ? KEPT_PARENT : Symbol(property);
+    const kept = property === "parent" ? KEPT_PARENT : property === "namedChildren" ? KEPT_NAMED_CHILDREN : Symbol(property);
     const adopts = property === "namedChildren" || property === "firstChild" || property === "lastChild";
     Object.defineProperty(base, property, {
       get(this: Record<symbol, unknown>) {
@@ -433,22 +435,30 @@ function statementAround(node: Parser.SyntaxNode, start: number, end: number, st
       continue;
     }
     if (!STATEMENT_CONTAINERS.has(type)) break;
-    const children = current.namedChildren;
-    // The last child starting at or before `start` is the only one that can hold the range.
-    let low = 0;
-    let high = children.length;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if (children[mid].startIndex <= start) low = mid + 1;
-      else high = mid;
-    }
-    const child = children[low - 1];
+    // Children do not overlap, so only one can hold the range: the last that starts at or before
+    // `start`, which is the first that runs past it. Among children already listed it is found by
+    // bisection; otherwise tree-sitter finds it without handing over the list (a block can hold
+    // thousands of statements, and a tree just re-parsed after a keystroke has no objects for them).
+    const listed = (current as unknown as Record<symbol, readonly Parser.SyntaxNode[] | undefined>)[KEPT_NAMED_CHILDREN];
+    const child = listed ? lastStartingAtOrBefore(listed, start) : current.firstNamedChildForIndex(start);
     if (!child || child.id === stopAt) break;
     const childEnd = child.endIndex;
-    if (end > childEnd || child.startIndex === childEnd) break;
+    if (child.startIndex > start || end > childEnd || child.startIndex === childEnd) break;
     current = child;
   }
   return current;
+}
+
+/** The last of `children` (in document order) that starts at or before `offset`. */
+function lastStartingAtOrBefore(children: readonly Parser.SyntaxNode[], offset: number): Parser.SyntaxNode | undefined {
+  let low = 0;
+  let high = children.length;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if (children[middle].startIndex <= offset) low = middle + 1;
+    else high = middle;
+  }
+  return children[low - 1];
 }
 
 /**
