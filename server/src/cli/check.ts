@@ -7,7 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import { pathToFileURL } from "node:url";
-import { Diagnostic, enabledRules, fixAll, FixSummary, lint, LintOptionsWithEdits, PythonDocument, reviewMarkdown, WorkspaceIndex } from "../engine";
+import { Diagnostic, enabledRules, fixAll, FoundDiagnostic, lint, LintOptionsWithEdits, PythonDocument, reviewMarkdown, WorkspaceIndex } from "../engine";
 import { GitBaselines } from "../engine/project/git";
 import { isRelevantText } from "../engine/syntax/document";
 import { AirflowPin, ConfigurationOverrides, FileConfiguration, ProjectConfiguration } from "../engine/project";
@@ -203,7 +203,7 @@ export async function checkFile(file: string, settings: CheckSettings, stdinText
 }
 
 /** The findings as reported, each with the hash of the line it starts on in `text`. */
-function reportedAll(diagnostics: readonly Diagnostic<FixSummary>[], text: string): ReportedDiagnostic[] {
+function reportedAll(diagnostics: readonly FoundDiagnostic[], text: string): ReportedDiagnostic[] {
   if (diagnostics.length === 0) return [];
   const lines = text.split("\n");
   return diagnostics.map(({ code, name, severity, message, range, fix, related }) => ({
@@ -224,7 +224,7 @@ function lineHash(code: string, line: string): string {
 }
 
 /** Per code, how many fewer findings there are after fixing. */
-function removedCodes(before: readonly Diagnostic<FixSummary>[], after: readonly Diagnostic<FixSummary>[]): Record<string, number> {
+function removedCodes(before: readonly FoundDiagnostic[], after: readonly FoundDiagnostic[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const d of before) counts[d.code] = (counts[d.code] ?? 0) + 1;
   for (const d of after) if (counts[d.code] !== undefined) counts[d.code]--;

@@ -20,10 +20,7 @@ import type { FunctionInfo } from "./python/model";
 import { definitionStatement, sameScopeStatements } from "./syntax/nodes";
 import { Rule, RuleContext } from "./rules/rule";
 import { TextFacts } from "./rules/textGates";
-import { Diagnostic, Fix, FixSummary, OffsetRange, Range, RelatedLocations, TextChange, TextEdit } from "./types";
-
-/** A finding as a lint gives it, its fixes with or without their edits (`LintOptions.fixEdits`). */
-type Finding = Diagnostic<FixSummary>;
+import { Diagnostic, Fix, FixSummary, FoundDiagnostic, OffsetRange, Range, RelatedLocations, TextChange, TextEdit } from "./types";
 
 interface PreviousLint {
   text: string;
@@ -38,7 +35,7 @@ interface PreviousLint {
   tree: Tree | undefined;
   options: LintOptions;
   settings: string;
-  diagnostics: Finding[];
+  diagnostics: FoundDiagnostic[];
   around?: StatementsAround;
 }
 
@@ -53,7 +50,7 @@ interface StatementsAround {
 
 /** A lint's findings, the rules that ran, and how it was made. */
 interface Outcome {
-  diagnostics: Finding[];
+  diagnostics: FoundDiagnostic[];
   rules: readonly Rule[];
   mode: LintMode;
   around?: StatementsAround;
@@ -104,8 +101,8 @@ export class IncrementalLinter {
 
   /** The findings of `document`, as `lint` gives them. */
   lint(document: PythonDocument, options?: LintOptionsWithEdits): Diagnostic[];
-  lint(document: PythonDocument, options: LintOptions): Finding[];
-  lint(document: PythonDocument, options: LintOptions = {}): Finding[] {
+  lint(document: PythonDocument, options: LintOptions): FoundDiagnostic[];
+  lint(document: PythonDocument, options: LintOptions = {}): FoundDiagnostic[] {
     const text = document.analysedText();
     const settings = settingsOf(options);
     const previous = this.previous && this.previous.options.rules === options.rules && this.previous.settings === settings ? this.previous : undefined;
@@ -514,7 +511,7 @@ function mergedRanges(ranges: readonly OffsetRange[]): OffsetRange[] {
   return merged;
 }
 
-function contains(range: OffsetRange, diagnostic: Finding): boolean {
+function contains(range: OffsetRange, diagnostic: FoundDiagnostic): boolean {
   return diagnostic.startOffset >= range.start && diagnostic.endOffset <= range.end;
 }
 
@@ -540,7 +537,7 @@ class FindingMove {
   }
 
   /** The finding in the edited text; undefined when it or one of its fixes reaches into what the edit touched. */
-  beyond(diagnostic: Finding): Finding | undefined {
+  beyond(diagnostic: FoundDiagnostic): FoundDiagnostic | undefined {
     const { start, end } = this.touched;
     if (diagnostic.startOffset < end && diagnostic.endOffset > start) return undefined;
     // Right where text was inserted into nothing touched, a finding could be before it or after it.
@@ -548,7 +545,7 @@ class FindingMove {
     const related = diagnostic.related && this.related(diagnostic.related);
     if (related === null) return undefined;
     let allBefore = diagnostic.endOffset <= start;
-    for (const fix of fixesOf(diagnostic)) {
+    for (const fix of offeredFixes(diagnostic)) {
       for (const edit of editsOf(fix)) {
         // An insertion right where the touched text starts stays before it.
         if (edit.start < end && Math.max(edit.end, edit.start + 1) > start && !(edit.start === edit.end && edit.start === start)) return undefined;
@@ -557,7 +554,7 @@ class FindingMove {
     }
     if (allBefore && related === diagnostic.related) return diagnostic;
     // Written out rather than spread: the same shape as `report` makes, at a fraction of a spread's cost.
-    const moved: Finding = {
+    const moved: FoundDiagnostic = {
       code: diagnostic.code,
       name: diagnostic.name,
       severity: diagnostic.severity,
@@ -596,7 +593,7 @@ class FindingMove {
     return offset > end || (offset === end && start < end) ? offset + this.delta : offset;
   }
 
-  private range(diagnostic: Finding): Range {
+  private range(diagnostic: FoundDiagnostic): Range {
     const { start } = diagnostic.range;
     if (start.line > this.lastTouchedLine && diagnostic.startOffset >= this.touched.end) return this.linesMoved(diagnostic.range);
     return { start: this.document.positionAt(this.offset(diagnostic.startOffset)), end: this.document.positionAt(this.offset(diagnostic.endOffset)) };
@@ -628,8 +625,8 @@ class FindingMove {
 }
 
 /** The findings `kept` accepts, moved; undefined when one of them cannot be. */
-function movedFindings(diagnostics: readonly Finding[], move: FindingMove, kept: (diagnostic: Finding) => boolean): Finding[] | undefined {
-  const moved: Finding[] = [];
+function movedFindings(diagnostics: readonly FoundDiagnostic[], move: FindingMove, kept: (diagnostic: FoundDiagnostic) => boolean): FoundDiagnostic[] | undefined {
+  const moved: FoundDiagnostic[] = [];
   for (const diagnostic of diagnostics) {
     if (!kept(diagnostic)) continue;
     const inEditedText = move.beyond(diagnostic);
@@ -642,7 +639,7 @@ function movedFindings(diagnostics: readonly Finding[], move: FindingMove, kept:
 const NO_FIXES: readonly FixSummary[] = [];
 const NO_EDITS: readonly TextEdit[] = [];
 
-function fixesOf(diagnostic: Finding): readonly FixSummary[] {
+function offeredFixes(diagnostic: FoundDiagnostic): readonly FixSummary[] {
   if (diagnostic.alternatives) return diagnostic.fix ? [diagnostic.fix, ...diagnostic.alternatives] : diagnostic.alternatives;
   return diagnostic.fix ? [diagnostic.fix] : NO_FIXES;
 }

@@ -14,7 +14,7 @@ import { allRules } from "./rules";
 import { gateInputs, TextFacts } from "./rules/textGates";
 import { SemanticModel, semanticModel } from "./airflow/model";
 import { KnownDefinitions, knownDefinitions } from "./python/definitions";
-import { Diagnostic, Fix, FixSummary, OffsetRange, SeveritySetting, TextEdit } from "./types";
+import { Diagnostic, Fix, FixSummary, FoundDiagnostic, OffsetRange, SeveritySetting, TextEdit } from "./types";
 
 export interface LintOptions {
   /** Severity per rule code; `off` disables the rule. Codes not named keep their default. */
@@ -58,8 +58,8 @@ export function enabledRules(options: LintOptions = {}): Rule[] {
 }
 
 export function lint(document: PythonDocument, options?: LintOptionsWithEdits): Diagnostic[];
-export function lint(document: PythonDocument, options: LintOptions): Diagnostic<FixSummary>[];
-export function lint(document: PythonDocument, options: LintOptions = {}): Diagnostic<FixSummary>[] {
+export function lint(document: PythonDocument, options: LintOptions): FoundDiagnostic[];
+export function lint(document: PythonDocument, options: LintOptions = {}): FoundDiagnostic[] {
   return check(document, options).diagnostics;
 }
 
@@ -111,13 +111,13 @@ export function check(document: PythonDocument, options: LintOptions = {}, fromL
 }
 
 /** The order findings are returned in: by start, then by code. */
-export function inDocumentOrder(a: Diagnostic<FixSummary>, b: Diagnostic<FixSummary>): number {
+export function inDocumentOrder(a: FoundDiagnostic, b: FoundDiagnostic): number {
   return a.startOffset - b.startOffset || a.code.localeCompare(b.code);
 }
 
 /** The context every rule of one lint is given: the file's analyses, and the findings they report. */
 class Checker extends AnalysisContext implements RuleContext {
-  readonly diagnostics: Diagnostic<FixSummary>[] = [];
+  readonly diagnostics: FoundDiagnostic[] = [];
   private rule: Rule | undefined;
   private suppressions: Suppressions | undefined;
   private linesEndWithCarriageReturns: boolean | undefined;
@@ -171,7 +171,7 @@ class Checker extends AnalysisContext implements RuleContext {
     if (suppressions.file === "all" || suppressions.file.has(rule.code)) return;
     const noqa = suppressions.lines.get(range.start.line);
     if (noqa === "all" || noqa?.has(rule.code)) return;
-    const diagnostic: Diagnostic<FixSummary> = { code: rule.code, name: rule.name, severity, message: r.message, range, startOffset: start, endOffset: end, fix: r.fix && this.placed(r.fix) };
+    const diagnostic: FoundDiagnostic = { code: rule.code, name: rule.name, severity, message: r.message, range, startOffset: start, endOffset: end, fix: r.fix && this.placed(r.fix) };
     if (r.alternatives && r.alternatives.length > 0) diagnostic.alternatives = r.alternatives.map((alternative) => this.placed(alternative));
     if (r.related && r.related.nodes.length > 0) {
       const ranges = r.related.nodes.map((node) => ({ start: this.document.positionAt(node.startIndex), end: this.document.positionAt(node.endIndex) }));
@@ -261,19 +261,23 @@ export interface FindingFixes {
  * lint built (`IncrementalLinter.lastModel`), is used again when given: the rules then only look
  * again at what they report on.
  */
-export function fixesOf(document: PythonDocument, options: LintOptions, findings: readonly Diagnostic<FixSummary>[], model?: SemanticModel): (FindingFixes | undefined)[] {
-  const wanted = findings.filter((finding) => finding.fix || finding.alternatives);
+export function fixesOf(document: PythonDocument, options: LintOptions, findings: readonly FoundDiagnostic[], model?: SemanticModel): (FindingFixes | undefined)[] {
+  const wanted = findings.filter(offersFixes);
   if (wanted.length === 0) return findings.map(() => undefined);
   const codes = new Set(wanted.map((finding) => finding.code));
   const rules = enabledRules(options).filter((rule) => codes.has(rule.code));
   const chooseRegions = (context: RuleContext) => functionsAround(context.model, wanted);
   const found = check(document, { ...options, rules, fixEdits: true }, { chooseRegions, model }).diagnostics;
-  const at = (finding: Diagnostic<FixSummary>) => `${finding.code}:${finding.startOffset}:${finding.endOffset}`;
+  const at = (finding: FoundDiagnostic) => `${finding.code}:${finding.startOffset}:${finding.endOffset}`;
   const byPlace = new Map(found.map((finding) => [at(finding), finding]));
   return findings.map((finding) => {
-    const again = finding.fix || finding.alternatives ? byPlace.get(at(finding)) : undefined;
-    return again && (again.fix || again.alternatives) ? { fix: again.fix, alternatives: again.alternatives } : undefined;
+    const again = offersFixes(finding) ? byPlace.get(at(finding)) : undefined;
+    return again && offersFixes(again) ? { fix: again.fix, alternatives: again.alternatives } : undefined;
   });
+}
+
+function offersFixes(finding: FoundDiagnostic): boolean {
+  return finding.fix !== undefined || finding.alternatives !== undefined;
 }
 
 /**
@@ -282,7 +286,7 @@ export function fixesOf(document: PythonDocument, options: LintOptions, findings
  * a module-level function's included. What a rule with a scope reports on lies in them, or, for a
  * `function` rule, in the header of one of them.
  */
-function functionsAround(model: SemanticModel, findings: readonly Diagnostic<FixSummary>[]): OffsetRange[] | undefined {
+function functionsAround(model: SemanticModel, findings: readonly FoundDiagnostic[]): OffsetRange[] | undefined {
   const regions: OffsetRange[] = [];
   for (const finding of findings) {
     let innermost: OffsetRange | undefined;

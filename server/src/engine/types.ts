@@ -81,6 +81,9 @@ export interface Diagnostic<F extends FixSummary = Fix> {
   related?: RelatedLocations;
 }
 
+/** A finding as any lint gives it: its fixes with their edits, or their summaries from a lint made without (`LintOptions.fixEdits`). */
+export type FoundDiagnostic = Diagnostic<FixSummary>;
+
 /** Places that belong to a finding, and what they are (LSP's `relatedInformation`, SARIF's `relatedLocations`). */
 export interface RelatedLocations {
   /** Said of each place, e.g. "Another call of the Variable `cursor`". */

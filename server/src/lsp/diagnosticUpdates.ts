@@ -8,20 +8,17 @@
  * them, on every keystroke cost more than linting a 1,000-line file.
  */
 import type { Diagnostic as LspDiagnostic, Range as LspRange } from "vscode-languageserver";
-import type { Diagnostic, FixSummary, Range, RelatedLocations } from "../engine";
+import type { FoundDiagnostic, Range, RelatedLocations } from "../engine";
 import type { DiagnosticsUpdate, LintedDiagnostic } from "./workerProtocol";
-
-/** A finding as the worker's lints give it: its fixes without their edits. */
-type Finding = Diagnostic<FixSummary>;
 
 /** The list of a document's findings the worker sent last, and its number. */
 export interface SentDiagnostics {
   id: number;
-  findings: readonly Finding[];
+  findings: readonly FoundDiagnostic[];
 }
 
 /** The findings as a change to `sent` (a whole list when there is none). */
-export function diagnosticsUpdate(sent: SentDiagnostics | undefined, findings: readonly Finding[]): DiagnosticsUpdate {
+export function diagnosticsUpdate(sent: SentDiagnostics | undefined, findings: readonly FoundDiagnostic[]): DiagnosticsUpdate {
   const id = (sent?.id ?? 0) + 1;
   if (!sent) return { id, head: 0, tail: 0, tailLines: 0, changed: findings.map(linted) };
   const before = sent.findings;
@@ -36,14 +33,14 @@ export function diagnosticsUpdate(sent: SentDiagnostics | undefined, findings: r
 }
 
 /** A finding as the editor shows it. */
-export function linted(finding: Finding): LintedDiagnostic {
+export function linted(finding: FoundDiagnostic): LintedDiagnostic {
   const shown: LintedDiagnostic = { code: finding.code, severity: finding.severity, message: finding.message, range: finding.range };
   if (finding.related) shown.related = finding.related;
   return shown;
 }
 
 /** Whether `after` is `before` moved down by `lines` (up when negative), as the editor shows them. */
-function sameFinding(before: Finding, after: Finding, lines: number): boolean {
+function sameFinding(before: FoundDiagnostic, after: FoundDiagnostic, lines: number): boolean {
   if (before === after && lines === 0) return true;
   return (
     before.code === after.code &&

@@ -4,23 +4,21 @@
  * lint makes none of them: a file's findings are many, and the editor asks only for those under the
  * cursor. Their fixes' edits are made then, by the engine (`fixesOf`), once per finding and lint.
  */
-import type { Diagnostic, FindingFixes, Fix, FixSummary, PythonDocument, Range } from "../engine";
+import type { FindingFixes, Fix, FoundDiagnostic, PythonDocument, Range } from "../engine";
 import { fileSuppressionEdit, linesMayEndInsideStrings, suppressionEdit } from "./suppression";
 import type { CodeActionsResult, FindingActions, FindingReference, PlacedEdit, PlacedFix } from "./workerProtocol";
 
-type Finding = Diagnostic<FixSummary>;
-
 /** Makes the fixes, with their edits, of the findings given, in their order. */
-export type FixMaker = (findings: readonly Finding[]) => (FindingFixes | undefined)[];
+export type FixMaker = (findings: readonly FoundDiagnostic[]) => (FindingFixes | undefined)[];
 
 /**
  * The actions of each finding asked about among `findings`, the last lint of `document` at its
  * current version. `made` holds the fixes made for this lint's findings so far, and gets those
  * `makeFixes` makes now (none when it is undefined: the findings' fixes then offer nothing).
  */
-export function findingActions(document: PythonDocument, findings: readonly Finding[], requested: readonly FindingReference[], made: Map<Finding, FindingFixes | undefined>, makeFixes: FixMaker | undefined): CodeActionsResult {
+export function findingActions(document: PythonDocument, findings: readonly FoundDiagnostic[], requested: readonly FindingReference[], made: Map<FoundDiagnostic, FindingFixes | undefined>, makeFixes: FixMaker | undefined): CodeActionsResult {
   const asked = requested.map((reference) => findings.find((d) => d.code === reference.code && sameRange(d.range, reference.range)));
-  const toMake = [...new Set(asked.filter((finding): finding is Finding => finding !== undefined && !made.has(finding)))];
+  const toMake = [...new Set(asked.filter((finding): finding is FoundDiagnostic => finding !== undefined && !made.has(finding)))];
   if (toMake.length > 0) {
     const fixes = makeFixes?.(toMake);
     toMake.forEach((finding, i) => made.set(finding, fixes?.[i]));
@@ -38,7 +36,7 @@ export function findingActions(document: PythonDocument, findings: readonly Find
     kind: fix.kind,
     edits: fix.edits.map((e) => ({ range: { start: document.positionAt(e.start), end: document.positionAt(e.end) }, newText: e.newText })),
   });
-  const actionsOf = (finding: Finding | undefined): FindingActions | null => {
+  const actionsOf = (finding: FoundDiagnostic | undefined): FindingActions | null => {
     if (!finding) return null;
     const fixes = made.get(finding);
     return {

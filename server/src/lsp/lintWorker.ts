@@ -15,7 +15,7 @@
  */
 import { parentPort } from "node:worker_threads";
 import { performance } from "node:perf_hooks";
-import { completionsAt, ContentChange, Diagnostic, fixAll, fixesOf, FixSummary, hoverAt, lint, LintOptions, LintOptionsWithEdits, Position, PythonDocument, reviewMarkdown, Rule, TextEdit, WorkspaceClasses } from "../engine";
+import { completionsAt, ContentChange, fixAll, fixesOf, FoundDiagnostic, hoverAt, lint, LintOptions, LintOptionsWithEdits, Position, PythonDocument, reviewMarkdown, Rule, TextEdit, WorkspaceClasses } from "../engine";
 import type { FileConfiguration } from "../engine/project";
 import { outlineOf } from "../engine/features/outline";
 import { changedLinesEdit } from "./changedLines";
@@ -103,7 +103,7 @@ export function runLintWorker(): void {
   }
 
   /** The findings as a change to those sent last for the document, remembered for the next lint and for code actions. */
-  function sent(document: PythonDocument, findings: readonly Diagnostic<FixSummary>[], options?: LintOptions): DiagnosticsUpdate {
+  function sent(document: PythonDocument, findings: readonly FoundDiagnostic[], options?: LintOptions): DiagnosticsUpdate {
     const update = diagnosticsUpdate(documents.lastLint(document.uri), findings);
     documents.linted(document.uri, document.version, update.id, findings, options);
     return update;

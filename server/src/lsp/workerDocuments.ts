@@ -11,7 +11,7 @@
  * make the fixes' edits of those a code action asks about (kept until the next lint); the next
  * lint's findings are sent to the connection thread as a change to them.
  */
-import { ContentChange, Diagnostic, FindingFixes, FixSummary, IncrementalLinter, LintOptions, PythonDocument } from "../engine";
+import { ContentChange, FindingFixes, FoundDiagnostic, IncrementalLinter, LintOptions, PythonDocument } from "../engine";
 import { LARGE_DOCUMENT_CHARACTERS } from "./workerLanes";
 import type { SentDiagnostics } from "./diagnosticUpdates";
 
@@ -21,7 +21,7 @@ export interface LastLint extends SentDiagnostics {
   /** The options of the lint; none when it did not run (the file is excluded). */
   options?: LintOptions;
   /** The fixes, with their edits, made so far for code actions on these findings. */
-  fixes: Map<Diagnostic<FixSummary>, FindingFixes | undefined>;
+  fixes: Map<FoundDiagnostic, FindingFixes | undefined>;
 }
 
 /** Documents edited in turn (a few editors side by side) that all keep their trees. */
@@ -98,7 +98,7 @@ export class WorkerDocuments {
   }
 
   /** Remembers what a lint of the document at `version` with `options` found, sent to the connection thread as list number `id`. */
-  linted(uri: string, version: number, id: number, findings: readonly Diagnostic<FixSummary>[], options?: LintOptions): void {
+  linted(uri: string, version: number, id: number, findings: readonly FoundDiagnostic[], options?: LintOptions): void {
     if (this.byUri.has(uri)) this.lastLints.set(uri, { version, id, findings, options, fixes: new Map() });
   }
 
