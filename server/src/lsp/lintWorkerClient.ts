@@ -4,7 +4,7 @@
  * file) so the server keeps running. It holds each document's diagnostics as the worker sent them
  * last, which the worker's next lint result changes (diagnosticUpdates.ts).
  */
-import { ResourceLimits, Worker } from "node:worker_threads";
+import { Worker } from "node:worker_threads";
 import type { Diagnostic as LspDiagnostic } from "vscode-languageserver";
 import type { Position } from "../engine";
 import { toLspDiagnostic } from "./diagnostics";
@@ -53,8 +53,6 @@ export class LintWorkerClient {
     private readonly script: string,
     private readonly log: Logger,
     private readonly events: WorkerEvents,
-    /** The thread's heap limits (none given: V8's defaults). */
-    private readonly resourceLimits: ResourceLimits = {},
   ) {
     this.worker = this.spawn();
   }
@@ -142,7 +140,7 @@ export class LintWorkerClient {
   private spawn(): Worker {
     exposeCollectorToWorkers();
     // stdout: true keeps what the thread might print off the server's stdout, which over stdio carries the protocol.
-    const worker = new Worker(this.script, { resourceLimits: this.resourceLimits, stdout: true });
+    const worker = new Worker(this.script, { stdout: true });
     worker.stdout.pipe(process.stderr);
     worker.on("message", (message: FromWorker) => this.receive(message));
     worker.on("error", (error) => this.log.error(`The lint worker failed: ${errorText(error)}`));

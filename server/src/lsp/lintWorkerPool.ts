@@ -15,17 +15,6 @@ import type { CodeActionsResult, CompletionResult, DagOutlineResult, FindingRefe
 
 export type WorkerMessage = Exclude<ToWorker, WorkerRequest>;
 
-/**
- * The quick worker's young generation, in MB. V8 grows a thread's young generation up to 32 MB
- * while a burst of lints keeps much of what it allocates alive (every document opened at once, or
- * a few minutes of typing), and the memory stays resident. The quick worker's lints are of small
- * files, whose garbage fits in far less, and the worker collects it between two lints anyway
- * (youngCollector.ts). At 4 MB (it was 8) the server holds 3 to 4 MB less with 500 DAGs open, and
- * the keystrokes of a 1,000-line DAG were no slower in the shared probe, alternated with 8 MB
- * (2 and 3 MB saved nothing more). The slow worker keeps V8's default, which its large files use.
- */
-export const QUICK_WORKER_YOUNG_GENERATION_MB = 4;
-
 /** How long the slow worker stays up without documents, in case another large one is opened soon. */
 export const SLOW_WORKER_LINGER_MS = 30_000;
 
@@ -164,7 +153,6 @@ export class LintWorkerPool {
         lost: (uri) => this.lost(lane, uri),
         dependentsChanged: (uris) => this.events.dependentsChanged(uris),
       },
-      lane === "quick" ? { maxYoungGenerationSizeMb: QUICK_WORKER_YOUNG_GENERATION_MB } : {},
     );
     this.workers.set(lane, worker);
     if (this.roots) worker.post(this.roots);

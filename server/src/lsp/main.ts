@@ -4,6 +4,8 @@
  * (`workerMain.ts`), a bundle of their own, so that this thread loads no rule and they load no
  * protocol library.
  */
+// First, before the server's modules load (youngGenerations.ts).
+import "./youngGenerations";
 import * as path from "node:path";
 import { startServer } from "./server";
 

@@ -5,6 +5,8 @@
  * whatever it loads in every thread (the engine in the connection thread, the protocol library in
  * each worker).
  */
+// First, before the engine loads (youngGenerations.ts).
+import "./youngGenerations";
 import { workerData } from "node:worker_threads";
 import { runLintWorker } from "./lintWorker";
 import { isWorkspaceCheckThread } from "./workspaceCheckMessages";

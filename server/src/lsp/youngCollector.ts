@@ -1,6 +1,6 @@
 /**
  * Collects a lint worker's young generation between two lints. A lint of a 1,000-line DAG
- * allocates more than the quick worker's young generation holds (QUICK_WORKER_YOUNG_GENERATION_MB),
+ * allocates more than the quick worker's young generation holds (it stays at its starting size: youngGenerations.ts),
  * so V8 scavenged every second or third lint in the middle of it, and those lints' diagnostics
  * arrived milliseconds after the others': most of the keystroke's p95. Collected right after a
  * lint's reply is posted, while the connection thread publishes it and nothing else waits, the
