@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, test } from "node:test";
-import { attributeCalls, definitions, identifiersSpelled, identifiersSpelledAny, parsePython, SyntaxNode, withStatements } from "../../server/src/engine/syntax/parser";
+import { attributeCalls, definitions, identifiersSpelled, identifiersSpelledAny, parsePython, SyntaxNode, walkedDefinitions, withStatements } from "../../server/src/engine/syntax/parser";
 import { generateCorpus } from "../bench/corpus";
 
 const ROOT = path.resolve(__dirname, "../../..");
@@ -21,6 +21,9 @@ const MISLEADING = [
   "def half(:\n    pass\nclass\n",
   'with open("with.txt") as with_file:  # with\n    async def go():\n        async with lock, other() as o:\n            with nested(): pass\n    startswith = "with"\n',
   "with (\n    a() as x,\n    b() as y,\n):\n    pass\nwith broken(:\n",
+  "match command:\n    case 'go':\n        def inside_case(): pass\n    case _:\n        class InCase: pass\n",
+  "try:\n    def in_try(): pass\nexcept E:\n    def in_except(): pass\nelse:\n    def in_else(): pass\nfinally:\n    def in_finally(): pass\nwhile x:\n    def in_while(): pass\nelse:\n    def in_while_else(): pass\nfor i in y:\n    pass\nelse:\n    async def in_for_else(): pass\nif a:\n    pass\nelif b:\n    def in_elif(): pass\nwith c:\n    @d\n    class InWith: pass\n",
+  "try:\n    pass\nexcept* E:\n    def in_except_group(): pass\n",
 ];
 
 function texts(): { name: string; text: string }[] {
@@ -43,6 +46,35 @@ describe("text-driven finders find what a tree walk finds", () => {
       const tree = parsePython(text);
       assert.deepEqual(ids(definitions(tree, text)), ids(tree.rootNode.descendantsOfType(["function_definition", "class_definition"])), name);
     }
+  });
+
+  test("definitions walked with a tree cursor, with their keywords, names and bodies, whole or within a range", () => {
+    let walkedTrees = 0;
+    for (const { name, text } of all) {
+      const tree = parsePython(text);
+      const nodes = tree.rootNode.descendantsOfType(["function_definition", "class_definition"]);
+      if (tree.rootNode.hasError) {
+        assert.equal(walkedDefinitions(tree, text), undefined, `${name}: a tree with errors is left to the text search`);
+        continue;
+      }
+      walkedTrees++;
+      const expected = (within?: { start: number; end: number }) =>
+        nodes
+          .map((node) => {
+            const keyword = node.type === "function_definition" && node.firstChild?.type === "async" ? node.child(1)!.startIndex : node.startIndex;
+            const range = (part: SyntaxNode | null) => part && { start: part.startIndex, end: part.endIndex };
+            return { node, kind: node.type === "class_definition" ? "class" : "function", keyword, name: range(node.childForFieldName("name")) ?? undefined, body: range(node.childForFieldName("body")) ?? undefined };
+          })
+          .filter(({ keyword }) => !within || (keyword >= within.start && keyword < within.end));
+      const ranges = [undefined, { start: 0, end: text.length >> 1 }, { start: text.length >> 1, end: text.length }, ...nodes.map((node) => ({ start: (node.parent?.type === "decorated_definition" ? node.parent : node).startIndex, end: node.endIndex }))];
+      for (const within of ranges) {
+        const walked = walkedDefinitions(tree, text, within);
+        assert.deepEqual(walked, expected(within), `${name} within ${JSON.stringify(within)}`);
+        // The objects the tree keeps for the nodes, not others made for the same nodes.
+        walked!.forEach((definition, i) => assert.equal(definition.node, expected(within)[i].node, name));
+      }
+    }
+    assert.ok(walkedTrees > 200, `trees without errors walked: ${walkedTrees}`);
   });
 
   test("with statements", () => {

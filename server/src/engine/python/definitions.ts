@@ -8,7 +8,7 @@
  * for the definitions a rule looks at.
  */
 import { analysis } from "../context";
-import { definitions, definitionWithKeyword, SyntaxNode, Tree } from "../syntax/parser";
+import { definitions, definitionWithKeyword, SyntaxNode, Tree, walkedDefinitions } from "../syntax/parser";
 import type { OffsetRange, TextChange } from "../types";
 
 export interface DefinitionPlace {
@@ -63,10 +63,20 @@ export interface FoundDefinitions {
   nodes: Map<number, SyntaxNode>;
 }
 
-/** Every definition of the tree, found in it. */
+/** Every definition of the tree (with `within`, those whose keyword lies in it), found in it. */
 export function definitionsFound(tree: Tree, text: string, within?: OffsetRange): FoundDefinitions {
   const nodes = new Map<number, SyntaxNode>();
   const places: DefinitionPlace[] = [];
+  const walked = walkedDefinitions(tree, text, within);
+  if (walked) {
+    for (const { node, kind, keyword, name, body } of walked) {
+      const start = node.startIndex;
+      const end = node.endIndex;
+      nodes.set(start, node);
+      places.push({ kind, start, end, keyword, bodyStart: body?.start ?? end, bodyEnd: body?.end ?? end, name: name && text.slice(name.start, name.end) });
+    }
+    return { places, nodes };
+  }
   for (const node of definitions(tree, text, within)) {
     nodes.set(node.startIndex, node);
     places.push(placeOf(node));
