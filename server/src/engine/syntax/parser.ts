@@ -564,13 +564,16 @@ export function walkedDefinitions(tree: Tree, text: string, within?: OffsetRange
   let depth = 0;
   let descend = true;
   for (;;) {
-    if (descend && cursor.gotoFirstChild()) depth++;
+    // Within a range, the children before it are passed over natively, not one by one (a DAG's
+    // body can hold thousands of tasks), and those after it not visited.
+    if (descend && (within ? nativeNull(cursor.gotoFirstChildForIndex(within.start)) : cursor.gotoFirstChild())) depth++;
     else {
-      while (depth > 0 && !cursor.gotoNextSibling()) {
+      for (;;) {
+        if (depth === 0) return found;
+        if (cursor.gotoNextSibling() && !(within && cursor.startIndex >= within.end)) break;
         cursor.gotoParent();
         depth--;
       }
-      if (depth === 0) return found;
     }
     descend = false;
     if (within && (cursor.endIndex <= within.start || cursor.startIndex >= within.end)) continue;
@@ -603,6 +606,11 @@ export function walkedDefinitions(tree: Tree, text: string, within?: OffsetRange
     }
     if (!within || (keyword >= within.start && keyword < within.end)) found.push({ node, kind, keyword, name, body });
   }
+}
+
+/** The binding answers `gotoFirstChildForIndex` with the child's index, or null when there is none (not the boolean its types say). */
+function nativeNull(answer: unknown): boolean {
+  return answer !== null && answer !== false;
 }
 
 interface GrammarIds {
