@@ -5,7 +5,7 @@
  * protocol library.
  */
 // First, before the server's modules load (youngGenerations.ts).
-import "./youngGenerations";
+import "./startingYoungGenerations";
 import * as path from "node:path";
 import { startServer } from "./server";
 

@@ -6,7 +6,7 @@
  * each worker).
  */
 // First, before the engine loads (youngGenerations.ts).
-import "./youngGenerations";
+import "./startingYoungGenerations";
 import { workerData } from "node:worker_threads";
 import { runLintWorker } from "./lintWorker";
 import { isWorkspaceCheckThread } from "./workspaceCheckMessages";

@@ -9,6 +9,7 @@ import { Worker } from "node:worker_threads";
 import type { ConfigurationOverrides } from "../engine/project";
 import { errorText, Logger } from "./logger";
 import { CheckedDiagnostic, FromCheckThread, ToCheckThread, WORKSPACE_CHECK_ROLE } from "./workspaceCheckMessages";
+import { SizedYoungGenerationStarter } from "./youngGenerations";
 
 /** Checks sent to one thread ahead of its answers. */
 const IN_FLIGHT_PER_THREAD = 4;
@@ -16,6 +17,8 @@ const IN_FLIGHT_PER_THREAD = 4;
 const IDLE_STOP_MS = 60_000;
 /** How long a stopping thread may take to finish its current check. */
 const STOP_GRACE_MS = 3000;
+/** The young generation of a check thread, per semi-space: what V8 grows the CLI's to while it lints a workspace is 16. */
+const CHECK_THREAD_SEMI_SPACE_MB = 8;
 
 export interface CheckOutcome {
   diagnostics: CheckedDiagnostic[] | undefined;
@@ -42,6 +45,7 @@ export class WorkspaceCheckThreads {
   private setup: ToCheckThread = { type: "setup", roots: [], trusted: false };
   private idleTimer: NodeJS.Timeout | undefined;
   private disposed = false;
+  private readonly starter = new SizedYoungGenerationStarter(CHECK_THREAD_SEMI_SPACE_MB);
 
   constructor(
     private readonly script: string,
@@ -109,7 +113,7 @@ export class WorkspaceCheckThreads {
 
   private start(): Thread {
     // stdout: true keeps what the thread might print off the server's stdout, which over stdio carries the protocol.
-    const worker = new Worker(this.script, { workerData: { role: WORKSPACE_CHECK_ROLE }, stdout: true });
+    const worker = this.starter.start(() => new Worker(this.script, { workerData: { role: WORKSPACE_CHECK_ROLE }, stdout: true }));
     worker.stdout.pipe(process.stderr);
     const thread: Thread = { worker, pending: new Map() };
     worker.on("message", (message: FromCheckThread) => this.receive(thread, message));
