@@ -44,12 +44,16 @@ describe("young generations of the language server", () => {
     assert.ok(youngGenerationAfterBurst(true) <= 4, "the young generation grew");
   });
 
-  test("a thread started with a size gets it, and a thread started once it runs gets V8's", () => {
+  test("a thread started with a size gets it, and a thread started once it runs gets V8's, also after a start that failed", () => {
     const program = `
       const { Worker } = require("node:worker_threads");
       const { SizedYoungGenerationStarter } = require(${JSON.stringify(SIZES)});
       const report = 'const v8 = require("node:v8"); const young = v8.getHeapSpaceStatistics().find((s) => s.space_name === "new_space"); require("node:worker_threads").parentPort.postMessage(young.space_size / 1048576);';
-      const sized = new SizedYoungGenerationStarter(8).start(() => new Worker(report, { eval: true }));
+      const starter = new SizedYoungGenerationStarter(8);
+      try {
+        starter.start(() => { throw new Error("no such script"); });
+      } catch {}
+      const sized = starter.start(() => new Worker(report, { eval: true }));
       sized.once("message", (sizedMb) => {
         const plain = new Worker(report, { eval: true });
         plain.once("message", (plainMb) => {

@@ -38,13 +38,20 @@ export class SizedYoungGenerationStarter {
 
   start(create: () => Worker): Worker {
     if (this.starting++ === 0) setFlagsFromString(`--min-semi-space-size=${this.semiSpaceMb}`);
-    const worker = create();
     let started = false;
     const running = () => {
       if (started) return;
       started = true;
       if (--this.starting === 0) setFlagsFromString("--min-semi-space-size=0");
     };
+    let worker: Worker;
+    try {
+      worker = create();
+    } catch (error) {
+      // No thread will start: the size must not stay set for the next isolate.
+      running();
+      throw error;
+    }
     worker.once("online", running);
     worker.once("exit", running);
     return worker;
