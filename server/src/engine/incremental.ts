@@ -268,7 +268,10 @@ interface CommentLine {
 
 /** The comment line that holds all of `[start, end)` (its line break excluded), if the line is one. */
 function commentLineHolding(text: string, start: number, end: number): CommentLine | undefined {
-  const lineStart = Math.max(text.lastIndexOf("\n", start - 1), text.lastIndexOf("\r", start - 1)) + 1;
+  // Back to the line's start one character at a time: `lastIndexOf("\r")` searched the whole text
+  // before the edit, on every keystroke, in a file without a carriage return.
+  let lineStart = start;
+  while (lineStart > 0 && text.charCodeAt(lineStart - 1) !== 10 && text.charCodeAt(lineStart - 1) !== 13) lineStart--;
   let lineEnd = lineStart;
   while (lineEnd < text.length && text.charCodeAt(lineEnd) !== 10 && text.charCodeAt(lineEnd) !== 13) lineEnd++;
   if (end > lineEnd) return undefined;
