@@ -17,7 +17,7 @@ const IN_FLIGHT_PER_THREAD = 4;
 const IDLE_STOP_MS = 60_000;
 /** How long a stopping thread may take to finish its current check. */
 const STOP_GRACE_MS = 3000;
-/** The young generation of a check thread, per semi-space: what V8 grows the CLI's to while it lints a workspace is 16. */
+/** The young generation of a check thread, per semi-space: half of the most V8 grows one to by default (16). */
 const CHECK_THREAD_SEMI_SPACE_MB = 8;
 
 export interface CheckOutcome {

@@ -247,8 +247,7 @@ function readOnceWhatNeverChanges(binding: NativeBinding): void {
     },
   });
   // A field asked for by its id: the binding turns a name into an id by comparing it with every field's name.
-  const fieldIds = new Map<string, number>();
-  binding.getNodeFieldNamesById(Python).forEach((fieldName, id) => fieldName && fieldIds.set(fieldName, id));
+  const fieldIds = fieldIdsOf(binding);
   // Nodes whose named children are their fields, one each and in this order, when no comment sits
   // among them and the tree has no errors: the rules ask for both fields of most of them (a call's
   // callee and arguments, a keyword argument's name and value), and one list costs one call.
@@ -628,23 +627,24 @@ let grammarIdTable: GrammarIds | null | undefined;
  */
 function grammarIds(): GrammarIds | null {
   if (grammarIdTable !== undefined) return grammarIdTable;
-  parser();
   const binding = nativeBinding();
   if (!bindingIsTheOneRead(binding)) return (grammarIdTable = null);
-  const typeNames = binding.getNodeTypeNamesById(Python);
-  const fieldNames = binding.getNodeFieldNamesById(Python);
   const definitions = new Map<number, "function" | "class">();
   const containers = new Set<number>();
-  typeNames.forEach((name, id) => {
+  binding.getNodeTypeNamesById(Python).forEach((name, id) => {
     if (name === "function_definition") definitions.set(id, "function");
     else if (name === "class_definition") definitions.set(id, "class");
-    else if (name !== undefined && (STATEMENT_CONTAINERS.has(name) || name === "decorated_definition")) containers.add(id);
+    else if (name !== undefined && (STATEMENT_CONTAINERS.has(name) || ENDS_IN_ITS_BODY.has(name))) containers.add(id);
   });
-  const fieldId = (name: string) => {
-    const id = fieldNames.indexOf(name);
-    return id > 0 ? id : undefined;
-  };
-  return (grammarIdTable = { definitions, containers, nameField: fieldId("name"), bodyField: fieldId("body") });
+  const fields = fieldIdsOf(binding);
+  return (grammarIdTable = { definitions, containers, nameField: fields.get("name"), bodyField: fields.get("body") });
+}
+
+/** The grammar's field ids by name. */
+function fieldIdsOf(binding: NativeBinding): Map<string, number> {
+  const ids = new Map<string, number>();
+  binding.getNodeFieldNamesById(Python).forEach((fieldName, id) => fieldName && ids.set(fieldName, id));
+  return ids;
 }
 
 /** The function or class definition whose keyword (`def` or `class`) is the one at `start`, if that word is one. */
