@@ -155,13 +155,15 @@ class FakeClock {
 }
 
 describe("which documents keep their syntax trees", () => {
-  test("an opened document that is not edited lets its tree go after use, and parsed again gives the same diagnostics", () => {
-    const documents = new WorkerDocuments();
+  test("an opened document not edited for a while lets its tree go after use, and parsed again gives the same diagnostics", () => {
+    const clock = new FakeClock();
+    const documents = new WorkerDocuments(clock.now);
     try {
       documents.open("file:///a.py", DAG, 1);
       const used = documents.get("file:///a.py")!;
       const before = findings(used);
       assert.ok(before.length >= 2, `the fixture has findings: ${before}`);
+      clock.time += IDLE_TREE_MS;
       assert.equal(documents.settle("file:///a.py"), true);
       const settled = documents.get("file:///a.py")!;
       assert.notEqual(settled, used, "the document holding the tree is gone");
@@ -173,22 +175,28 @@ describe("which documents keep their syntax trees", () => {
     }
   });
 
-  test("a large document keeps its tree from its opening until it is idle, as if just edited", () => {
+  test("a document keeps its tree from its opening, as if just edited, until it is idle or others were opened since", () => {
     const clock = new FakeClock();
     const documents = new WorkerDocuments(clock.now);
     try {
-      const uri = "file:///large.py";
+      const uri = "file:///opened.py";
       const large = `${DAG}\n${"# filler line of a large DAG file\n".repeat(Math.ceil(LARGE_DOCUMENT_CHARACTERS / 34))}`;
-      documents.open(uri, large, 1);
-      const opened = documents.get(uri)!;
-      findings(opened);
-      assert.equal(documents.settle(uri), false, "the tree stays after its first lint");
-      assert.equal(documents.get(uri), opened);
-      documents.open("file:///small.py", DAG, 1);
-      assert.equal(documents.settle("file:///small.py"), true, "a small document lets its tree go");
-      clock.time += IDLE_TREE_MS;
-      documents.sweep();
-      assert.notEqual(documents.get(uri), opened, "idle: the tree was let go");
+      for (const text of [DAG, large]) {
+        documents.open(uri, text, 1);
+        const opened = documents.get(uri)!;
+        findings(opened);
+        assert.equal(documents.settle(uri), false, "the tree stays after its first lint");
+        assert.equal(documents.get(uri), opened);
+        clock.time += IDLE_TREE_MS;
+        documents.sweep();
+        assert.notEqual(documents.get(uri), opened, "idle: the tree was let go");
+        assert.equal(documents.get(uri)!.getText(), text);
+      }
+      const burst = Array.from({ length: MAX_EDITED_TREES + 1 }, (_, i) => `file:///burst${i}.py`);
+      for (const opened of burst) documents.open(opened, DAG, 1);
+      assert.equal(documents.isBeingEdited(burst[0]), false, "the first of a burst of opens lets its tree go");
+      assert.equal(documents.settle(burst[0]), true);
+      for (const opened of burst.slice(1)) assert.equal(documents.settle(opened), false, opened);
     } finally {
       documents.dispose();
     }
