@@ -12,7 +12,7 @@ import { IMMEDIATE_LINT_BELOW_MS, lintDelayMs, MAX_LINT_DELAY_MS } from "../../s
 import { DiagnosticScheduler } from "../../server/src/lsp/diagnostics";
 import { OpenDocuments } from "../../server/src/lsp/documents";
 import { exposeCollectorToWorkers, IDLE_COLLECTION_MS, RELEASED_TREES_PER_COLLECTION, Timers, TreeCollector } from "../../server/src/lsp/treeCollector";
-import { IDLE_TREE_MS, MAX_EDITED_TREES, WorkerDocuments } from "../../server/src/lsp/workerDocuments";
+import { IDLE_TREE_MS, KEPT_FROM_OPENING_CHARACTERS, MAX_EDITED_TREES, WorkerDocuments } from "../../server/src/lsp/workerDocuments";
 import { LARGE_DOCUMENT_CHARACTERS, LaneAssignment, QUICK_AGAIN_MS, SLOW_LINT_MS, VERY_SLOW_LINT_MS } from "../../server/src/lsp/workerLanes";
 
 describe("the pause before a lint", () => {
@@ -145,6 +145,10 @@ def count(task_state_store=None):
     task_state_store.set("n", None)
 `;
 
+/** A DAG long enough to keep its tree from its opening, and one large enough to count as edited until it is idle. */
+const LONG = `${DAG}\n${"# filler line of a long DAG file\n".repeat(Math.ceil(KEPT_FROM_OPENING_CHARACTERS / 32))}`;
+const LARGE = `${DAG}\n${"# filler line of a large DAG file\n".repeat(Math.ceil(LARGE_DOCUMENT_CHARACTERS / 34))}`;
+
 function findings(document: PythonDocument): string[] {
   return lint(document, { severities: {} }).map((d) => `${d.code}@${d.range.start.line}:${d.range.start.character} ${d.message}`);
 }
@@ -175,13 +179,15 @@ describe("which documents keep their syntax trees", () => {
     }
   });
 
-  test("a document keeps its tree from its opening, as if just edited, until it is idle or others were opened since", () => {
+  test("a long document keeps its tree from its opening, as if just edited, until it is idle or another was opened since; a short one does not", () => {
     const clock = new FakeClock();
     const documents = new WorkerDocuments(clock.now);
     try {
+      documents.open("file:///short.py", DAG, 1);
+      findings(documents.get("file:///short.py")!);
+      assert.equal(documents.settle("file:///short.py"), true, "a short document lets its tree go after use");
       const uri = "file:///opened.py";
-      const large = `${DAG}\n${"# filler line of a large DAG file\n".repeat(Math.ceil(LARGE_DOCUMENT_CHARACTERS / 34))}`;
-      for (const text of [DAG, large]) {
+      for (const text of [LONG, LARGE]) {
         documents.open(uri, text, 1);
         const opened = documents.get(uri)!;
         findings(opened);
@@ -193,10 +199,47 @@ describe("which documents keep their syntax trees", () => {
         assert.equal(documents.get(uri)!.getText(), text);
       }
       const burst = Array.from({ length: MAX_EDITED_TREES + 1 }, (_, i) => `file:///burst${i}.py`);
-      for (const opened of burst) documents.open(opened, DAG, 1);
-      assert.equal(documents.isBeingEdited(burst[0]), false, "the first of a burst of opens lets its tree go");
-      assert.equal(documents.settle(burst[0]), true);
-      for (const opened of burst.slice(1)) assert.equal(documents.settle(opened), false, opened);
+      for (const opened of burst) {
+        documents.open(opened, LONG, 1);
+        findings(documents.get(opened)!);
+        assert.equal(documents.settle(opened), false, `${opened}: the last opened keeps its tree`);
+      }
+      for (const opened of burst.slice(0, -1)) assert.equal(documents.isBeingEdited(opened), false, `${opened} let its tree go when the next was opened`);
+      const edited = burst[0];
+      documents.change(edited, [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: "#\n" }], 2);
+      documents.open("file:///after.py", LONG, 1);
+      assert.equal(documents.isBeingEdited(edited), true, "a document changed since its opening keeps its tree when others are opened");
+      documents.open("file:///large.py", LARGE, 1);
+      documents.open("file:///after-large.py", LONG, 1);
+      assert.equal(documents.isBeingEdited("file:///large.py"), true, "a large document keeps its tree when others are opened");
+      assert.equal(documents.isBeingEdited("file:///after.py"), false);
+    } finally {
+      documents.dispose();
+    }
+  });
+
+  test("every tree a document lets go is told to the collector, whatever lets it go; a document never parsed releases none", () => {
+    const clock = new FakeClock();
+    let released = 0;
+    const documents = new WorkerDocuments(clock.now, () => released++);
+    try {
+      const burst = Array.from({ length: 6 }, (_, i) => `file:///burst${i}.py`);
+      for (const [i, uri] of burst.entries()) {
+        documents.open(uri, LONG, 1);
+        if (i !== 1) findings(documents.get(uri)!);
+        documents.settle(uri);
+      }
+      assert.equal(released, 4, "each parsed one let its tree go when the next was opened, but the last; the second was never parsed");
+      documents.change(burst[0], [{ range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, text: "#\n" }], 2);
+      findings(documents.get(burst[0])!);
+      assert.equal(released, 4, "an edit of a document without a tree releases none");
+      documents.open("file:///short.py", DAG, 1);
+      findings(documents.get("file:///short.py")!);
+      documents.settle("file:///short.py");
+      assert.equal(released, 6, "opening a short document let the last long one's tree go, and the short one let its own go after use");
+      clock.time += IDLE_TREE_MS;
+      documents.sweep();
+      assert.equal(released, 7, "idle: the edited one let its tree go");
     } finally {
       documents.dispose();
     }

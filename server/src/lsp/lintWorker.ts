@@ -51,8 +51,8 @@ const MAX_REMEMBERED_FAILURES = 1000;
 export function runLintWorker(): void {
   const port = parentPort;
   if (!port) throw new Error("runLintWorker must run in a worker thread");
-  const documents = new WorkerDocuments();
   const trees = new TreeCollector(workerCollector());
+  const documents = new WorkerDocuments(Date.now, () => trees.treeReleased());
   const loggedFailures = new Set<string>();
   const post = (message: FromWorker) => port.postMessage(message);
   const workspace = new WorkerWorkspace(
@@ -174,7 +174,7 @@ export function runLintWorker(): void {
       }
     } finally {
       if (request.type === "lint" && !documents.isBeingEdited(request.uri)) workspace.refreshNow(request.uri);
-      if (documents.settle(request.uri)) trees.treeReleased();
+      documents.settle(request.uri);
     }
   }
 

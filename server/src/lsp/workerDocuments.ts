@@ -2,12 +2,17 @@
  * The lint worker's open documents, and which of them keep a syntax tree between requests. A tree
  * costs far more memory than its text (tens of kilobytes for a 60-line DAG), and it only pays for a
  * document being edited, where each change re-parses incrementally from it. So only the few
- * documents opened or changed most recently, and within the last IDLE_TREE_MS, keep theirs; any
- * other document is settled back to its text after each use and parsed again, in full, when next
- * needed. A document counts as edited from the moment it is opened: its first keystroke would
+ * documents changed most recently, and within the last IDLE_TREE_MS, keep theirs, and the document
+ * opened last until another is opened; any other document is settled back to its text after each
+ * use and parsed again, in full, when next needed. The document opened last counts as edited when
+ * it is long enough for that to pay (KEPT_FROM_OPENING_CHARACTERS): its first keystroke would
  * otherwise parse the old text and the new one in full before its lint (14 ms of a 1,000-line
- * DAG's 22, hundreds of milliseconds for a 20,000-line one), and a document is mostly opened to be
- * read or edited right away; a burst of opens leaves only the last few with their trees.
+ * DAG's 22), and a document is mostly opened to be read or edited right away. One document, not
+ * the few edited ones, and none of a few dozen lines, whose parses cost a millisecond: a tree kept
+ * after a lint keeps every node object the lint made (500 opened DAGs of 60 lines held 3 MB more
+ * when the last four kept theirs). A large document (LARGE_DOCUMENT_CHARACTERS) counts as edited
+ * from its opening until it is idle, whatever is opened after it: its re-parse in full would cost
+ * hundreds of milliseconds.
  * Every open document keeps its last lint's findings (`IncrementalLinter`), so that a lint after a
  * change inside one function re-checks that function; the lint's tree goes with the document's.
  * The same findings answer the document's code actions, with the options they were found with, to
@@ -16,6 +21,7 @@
  */
 import { ContentChange, FindingFixes, FoundDiagnostic, IncrementalLinter, LintOptions, PythonDocument } from "../engine";
 import type { SentDiagnostics } from "./diagnosticUpdates";
+import { LARGE_DOCUMENT_CHARACTERS } from "./workerLanes";
 
 /** A document's last findings, the version they were found in, and the number of their list among those sent for it. */
 export interface LastLint extends SentDiagnostics {
@@ -29,6 +35,9 @@ export interface LastLint extends SentDiagnostics {
 /** Documents edited in turn (a few editors side by side) that all keep their trees. */
 export const MAX_EDITED_TREES = 4;
 
+/** About 500 lines: a document this long opened last keeps its tree (two full parses of it cost some 5 ms). */
+export const KEPT_FROM_OPENING_CHARACTERS = 20_000;
+
 /** A document not changed for this long is no longer being edited. */
 export const IDLE_TREE_MS = 60_000;
 
@@ -38,9 +47,15 @@ export class WorkerDocuments {
   private readonly lastLints = new Map<string, LastLint>();
   /** The documents being edited, with the time of their last change, least recent first. */
   private readonly edited = new Map<string, number>();
+  /** The document opened last, when it keeps its tree only until another is opened (long enough, not large, not changed since). */
+  private openedLast: string | undefined;
   private sweepTimer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly now: () => number = Date.now) {}
+  /** `treeReleased` is told of every tree a document lets go, to collect them (treeCollector.ts). */
+  constructor(
+    private readonly now: () => number = Date.now,
+    private readonly treeReleased: () => void = () => {},
+  ) {}
 
   get(uri: string): PythonDocument | undefined {
     return this.byUri.get(uri);
@@ -55,7 +70,12 @@ export class WorkerDocuments {
     this.edited.delete(uri);
     this.linters.delete(uri);
     this.lastLints.delete(uri);
-    this.markEdited(uri);
+    const before = this.openedLast;
+    const large = text.length >= LARGE_DOCUMENT_CHARACTERS;
+    const kept = large || text.length >= KEPT_FROM_OPENING_CHARACTERS;
+    this.openedLast = kept && !large ? uri : undefined;
+    if (before !== undefined && before !== uri && this.edited.delete(before)) this.withoutTree(before);
+    if (kept) this.markEdited(uri);
   }
 
   /** The linter that keeps the document's last lint (with its tree only while the document is being edited). */
@@ -76,6 +96,7 @@ export class WorkerDocuments {
       this.close(uri);
       throw error;
     }
+    if (this.openedLast === uri) this.openedLast = undefined;
     this.markEdited(uri);
   }
 
@@ -91,6 +112,7 @@ export class WorkerDocuments {
   }
 
   close(uri: string): void {
+    if (this.openedLast === uri) this.openedLast = undefined;
     this.byUri.delete(uri);
     this.edited.delete(uri);
     this.linters.delete(uri);
@@ -139,6 +161,7 @@ export class WorkerDocuments {
     if (!document) return false;
     this.byUri.set(uri, new PythonDocument(uri, document.getText(), document.version));
     this.linters.get(uri)?.releaseTree();
+    if (document.holdsTree) this.treeReleased();
     return true;
   }
 

@@ -76,6 +76,11 @@ export class PythonDocument {
     return this.text.getText({ start: { line, character: 0 }, end: { line: line + 1, character: 0 } }).replace(/\r?\n$|\r$/, "");
   }
 
+  /** Whether the document holds a syntax tree (it was parsed since it was made or last replaced its whole text). */
+  get holdsTree(): boolean {
+    return this.syntaxTree !== undefined || this.baseTree !== undefined;
+  }
+
   /** Whether the file could use Airflow's state stores at all. */
   isRelevant(): boolean {
     return isRelevantText(this.text.getText());
