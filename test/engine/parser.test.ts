@@ -3,10 +3,9 @@ import * as path from "node:path";
 import { spawnSync } from "node:child_process";
 import { test } from "node:test";
 import { PythonDocument } from "../../server/src/engine";
-import { NODE_TREE_SITTER_READ, nodesKeptInJavaScript, parsePython, treeSitterVersion } from "../../server/src/engine/syntax/parser";
+import { NODE_TREE_SITTER_READ, nodesKeptInJavaScript, parsePython, sameScopeStatements, treeSitterVersion } from "../../server/src/engine/syntax/parser";
 import { fromRoot } from "../support/paths";
 import * as fs from "node:fs";
-import { sameScopeStatements } from "../../server/src/engine/syntax/nodes";
 
 test("the native parser bindings are the packages' shipped prebuilds, not local builds", () => {
   new PythonDocument("file:///a.py", "import airflow\n").tree; // loads the bindings

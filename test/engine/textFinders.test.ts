@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, test } from "node:test";
-import { attributeCalls, definitions, identifiersSpelled, identifiersSpelledAny, parsePython, SyntaxNode, walkedDefinitions, withStatements } from "../../server/src/engine/syntax/parser";
+import { attributeCalls, definitions, identifiersSpelled, identifiersSpelledAny, parsePython, sameScopeStatements, SyntaxNode, walkedDefinitions, withStatements } from "../../server/src/engine/syntax/parser";
 import { generateCorpus } from "../bench/corpus";
 
 const ROOT = path.resolve(__dirname, "../../..");
@@ -24,6 +24,7 @@ const MISLEADING = [
   "match command:\n    case 'go':\n        def inside_case(): pass\n    case _:\n        class InCase: pass\n",
   "try:\n    def in_try(): pass\nexcept E:\n    def in_except(): pass\nelse:\n    def in_else(): pass\nfinally:\n    def in_finally(): pass\nwhile x:\n    def in_while(): pass\nelse:\n    def in_while_else(): pass\nfor i in y:\n    pass\nelse:\n    async def in_for_else(): pass\nif a:\n    pass\nelif b:\n    def in_elif(): pass\nwith c:\n    @d\n    class InWith: pass\n",
   "try:\n    pass\nexcept* E:\n    def in_except_group(): pass\n",
+  "def outer():\n    try:\n        pass\n    except* ValueError as group:\n        handled = group\n    # a comment\n    if x := f():\n        y = [z for z in x]\n    else:\n        while (w := 1):\n            del w\n",
 ];
 
 function texts(): { name: string; text: string }[] {
@@ -75,6 +76,38 @@ describe("text-driven finders find what a tree walk finds", () => {
       }
     }
     assert.ok(walkedTrees > 200, `trees without errors walked: ${walkedTrees}`);
+  });
+
+  test("same-scope statements: every statement under the container reached through blocks and clauses only, none in a definition", () => {
+    const blocksAndClauses = new Set(["block", "if_statement", "elif_clause", "else_clause", "for_statement", "while_statement", "with_statement", "try_statement", "except_clause", "except_group_clause", "finally_clause", "match_statement", "case_clause"]);
+    const definitionTypes = new Set(["function_definition", "class_definition", "decorated_definition"]);
+    const inScopeOf = (statement: SyntaxNode, container: SyntaxNode) => {
+      for (let node = statement; ; node = node.parent!) {
+        const parent = node.parent;
+        if (!parent || definitionTypes.has(parent.type)) return false;
+        if (parent.id === container.id) return true;
+        if (!blocksAndClauses.has(parent.type) || (parent.type !== "block" && !blocksAndClauses.has(node.type))) return false;
+      }
+    };
+    let compared = 0;
+    for (const { name, text } of all) {
+      const tree = parsePython(text);
+      const named: SyntaxNode[] = [];
+      for (const pending = [tree.rootNode]; pending.length > 0; ) {
+        const node = pending.pop()!;
+        named.push(node);
+        pending.push(...[...node.namedChildren].reverse());
+      }
+      const containers = [tree.rootNode, ...named.filter((node) => node.type === "block" && (node.parent?.type === "function_definition" || node.parent?.type === "class_definition"))];
+      for (const container of containers) {
+        const expected = named.filter((node) => node.type.endsWith("_statement") && inScopeOf(node, container)).sort((a, b) => a.startIndex - b.startIndex);
+        const walked = sameScopeStatements(container);
+        assert.deepEqual(ids(walked), ids(expected), `${name}: ${container.type}@${container.startIndex}`);
+        walked.forEach((statement, i) => assert.equal(statement, expected[i], `${name}: the tree's own node objects`));
+        compared += walked.length;
+      }
+    }
+    assert.ok(compared > 5000, `statements compared: ${compared}`);
   });
 
   test("with statements", () => {

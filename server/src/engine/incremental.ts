@@ -14,10 +14,10 @@ import { check, inDocumentOrder, LintOptions, LintOptionsWithEdits } from "./lin
 import type { AnalysisContext } from "./context";
 import { SemanticModel, semanticModel } from "./airflow/model";
 import { PythonDocument } from "./syntax/document";
-import { parsePython, SyntaxNode, Tree } from "./syntax/parser";
+import { parsePython, sameScopeStatements, SyntaxNode, Tree } from "./syntax/parser";
 import { DefinitionPlace, placesMovedPast } from "./python/definitions";
 import type { FunctionInfo } from "./python/model";
-import { definitionStatement, sameScopeStatements } from "./syntax/nodes";
+import { definitionStatement } from "./syntax/nodes";
 import { Rule, RuleContext } from "./rules/rule";
 import { TextFacts } from "./rules/textGates";
 import { Diagnostic, Fix, FixSummary, FoundDiagnostic, OffsetRange, Range, RelatedLocations, TextChange, TextEdit } from "./types";

@@ -144,44 +144,6 @@ export function definitionStatement(definition: SyntaxNode): SyntaxNode {
   return parent?.type === "decorated_definition" ? parent : definition;
 }
 
-/** Compound statements and clauses whose blocks hold statements of the same scope, and blocks themselves. */
-const SAME_SCOPE_BLOCKS = new Set([
-  "if_statement",
-  "elif_clause",
-  "else_clause",
-  "for_statement",
-  "while_statement",
-  "with_statement",
-  "try_statement",
-  "except_clause",
-  "finally_clause",
-  "match_statement",
-  "case_clause",
-  "block",
-]);
-const DEFINITIONS = new Set(["function_definition", "class_definition", "decorated_definition"]);
-
-/**
- * The statements of a module or block that run in its own scope, in document order: its own, and
- * those of the `if`, `for`, `while`, `with`, `try` and `match` blocks in it (the compound statement
- * before its statements), however deep; not the definitions it holds, nor what their bodies hold.
- * Walked with a stack, since blocks nest as deep as the input.
- */
-export function sameScopeStatements(container: SyntaxNode): SyntaxNode[] {
-  const statements: SyntaxNode[] = [];
-  const pending: SyntaxNode[] = [...container.namedChildren].reverse();
-  while (pending.length > 0) {
-    const node = pending.pop()!;
-    if (DEFINITIONS.has(node.type) || node.type === "comment") continue;
-    if (node.type.endsWith("_statement")) statements.push(node);
-    if (!SAME_SCOPE_BLOCKS.has(node.type)) continue;
-    // Of a compound statement, its blocks and clauses; not its condition, iterable or patterns.
-    const held = node.type === "block" ? node.namedChildren : node.namedChildren.filter((child) => SAME_SCOPE_BLOCKS.has(child.type));
-    for (let i = held.length - 1; i >= 0; i--) pending.push(held[i]);
-  }
-  return statements;
-}
-
 /** Drops the parentheses around an expression: `(x)` is `x`. */
 export function unparenthesize(node: SyntaxNode): SyntaxNode {
   let current = node;

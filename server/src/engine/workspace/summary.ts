@@ -3,9 +3,9 @@
  * imports bind, as plain strings. The syntax tree and the semantic model it was read from are
  * dropped, so a large workspace costs a few small maps per file.
  */
-import { parsePython, SyntaxNode } from "../syntax/parser";
+import { parsePython, sameScopeStatements, SyntaxNode } from "../syntax/parser";
 import { PythonModel } from "../python/model";
-import { plainString, sameScopeStatements } from "../syntax/nodes";
+import { plainString } from "../syntax/nodes";
 
 export interface ClassSummary {
   name: string;
