@@ -49,10 +49,12 @@ export class LintWorkerClient {
   private recentRestarts: number[] = [];
   private disposed = false;
 
+  /** `startThread` starts the thread `create` makes (with a young generation of the size its lane wants: youngGenerations.ts). */
   constructor(
     private readonly script: string,
     private readonly log: Logger,
     private readonly events: WorkerEvents,
+    private readonly startThread: (create: () => Worker) => Worker = (create) => create(),
   ) {
     this.worker = this.spawn();
   }
@@ -140,7 +142,7 @@ export class LintWorkerClient {
   private spawn(): Worker {
     exposeCollectorToWorkers();
     // stdout: true keeps what the thread might print off the server's stdout, which over stdio carries the protocol.
-    const worker = new Worker(this.script, { stdout: true });
+    const worker = this.startThread(() => new Worker(this.script, { stdout: true }));
     worker.stdout.pipe(process.stderr);
     worker.on("message", (message: FromWorker) => this.receive(message));
     worker.on("error", (error) => this.log.error(`The lint worker failed: ${errorText(error)}`));
