@@ -9,6 +9,7 @@ import * as path from "node:path";
 import { describe, test } from "node:test";
 import { attributeCalls, definitions, identifiersSpelled, identifiersSpelledAny, parsePython, sameScopeStatements, SyntaxNode, walkedDefinitions, withStatements } from "../../server/src/engine/syntax/parser";
 import { generateCorpus } from "../bench/corpus";
+import { BINDING_TYPES, bindingNodes } from "../../server/src/engine/python/model";
 
 const ROOT = path.resolve(__dirname, "../../..");
 
@@ -24,6 +25,7 @@ const MISLEADING = [
   "match command:\n    case 'go':\n        def inside_case(): pass\n    case _:\n        class InCase: pass\n",
   "try:\n    def in_try(): pass\nexcept E:\n    def in_except(): pass\nelse:\n    def in_else(): pass\nfinally:\n    def in_finally(): pass\nwhile x:\n    def in_while(): pass\nelse:\n    def in_while_else(): pass\nfor i in y:\n    pass\nelse:\n    async def in_for_else(): pass\nif a:\n    pass\nelif b:\n    def in_elif(): pass\nwith c:\n    @d\n    class InWith: pass\n",
   "try:\n    pass\nexcept* E:\n    def in_except_group(): pass\n",
+  "x = y = f(a=1, b=2)\nz: int = 3\nw: str\nq = lambda k=1: k\nprint(f\"{v=}\", t := 4)\ng(a=1, b=(c := 2), **d)\nh(**{'a': 1}, e=[u := 5 for _ in 'x=y'])\nfor i in range(3): pass\nwith o() as (p, r): pass\nimport os as system\nfrom a import b as c\nn += 1\nm = n = k = 0  # k = 1\n",
   "def outer():\n    try:\n        pass\n    except* ValueError as group:\n        handled = group\n    # a comment\n    if x := f():\n        y = [z for z in x]\n    else:\n        while (w := 1):\n            del w\n",
 ];
 
@@ -110,6 +112,23 @@ describe("text-driven finders find what a tree walk finds", () => {
     assert.ok(compared > 5000, `statements compared: ${compared}`);
   });
 
+  test("binding nodes: every node of a binding type, whole or in a scope's own text", () => {
+    let compared = 0;
+    for (const { name, text } of all) {
+      const tree = parsePython(text);
+      if (tree.rootNode.hasError) continue;
+      const walked = tree.rootNode.descendantsOfType(BINDING_TYPES);
+      const found = (nodes: readonly SyntaxNode[]) => [...new Set(ids(nodes))].sort();
+      assert.deepEqual(found(bindingNodes(tree, text)), found(walked), name);
+      // The module's own statements: outside the bodies of its functions and classes.
+      const bodies = tree.rootNode.descendantsOfType(["function_definition", "class_definition"]).map((d) => d.childForFieldName("body")!).map((b) => ({ start: b.startIndex, end: b.endIndex }));
+      const outside = (node: SyntaxNode) => !bodies.some((b) => node.startIndex >= b.start && node.endIndex <= b.end);
+      assert.deepEqual(found(bindingNodes(tree, text, { start: 0, end: text.length }, mergedInOrder(bodies))), found(walked.filter(outside)), `${name}: the module's own`);
+      compared += walked.length;
+    }
+    assert.ok(compared > 3000, `binding nodes compared: ${compared}`);
+  });
+
   test("with statements", () => {
     let found = 0;
     for (const { name, text } of all) {
@@ -157,3 +176,14 @@ describe("text-driven finders find what a tree walk finds", () => {
     }
   });
 });
+
+/** Ranges in order, those inside another left out. */
+function mergedInOrder(ranges: { start: number; end: number }[]): { start: number; end: number }[] {
+  const merged: { start: number; end: number }[] = [];
+  for (const range of [...ranges].sort((a, b) => a.start - b.start)) {
+    const last = merged[merged.length - 1];
+    if (last && range.start < last.end) last.end = Math.max(last.end, range.end);
+    else merged.push({ ...range });
+  }
+  return merged;
+}

@@ -4,7 +4,7 @@
  * builds on it. Built once per parse; calls are worked out on first use.
  */
 import { AnalysisContext } from "../context";
-import { identifiersSpelled, statementAt, SyntaxNode, Tree } from "../syntax/parser";
+import { identifiersSpelled, statementsAt, SyntaxNode, Tree } from "../syntax/parser";
 import { DefinitionPlace, definitionNodeAt, definitionsFound, knownDefinitions, knownDefinitionsIn } from "./definitions";
 import { Binding, BindingSource, Scope } from "./scope";
 import { callArguments, CallArguments, dottedParts, unparenthesize } from "../syntax/nodes";
@@ -81,7 +81,7 @@ export class CallInfo {
 /** Target nodes whose names are bound by unpacking (`a, [b, *c] = ...`). */
 const UNPACKING_TYPES = ["pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "list_splat_pattern", "parenthesized_expression"];
 /** The nodes that bind names. */
-const BINDING_TYPES = [
+export const BINDING_TYPES = [
   "import_statement",
   "import_from_statement",
   "assignment",
@@ -742,7 +742,7 @@ function bindingStatementAround(identifier: SyntaxNode): SyntaxNode | undefined 
  * would go down its whole depth) is walked instead, and so is a tree with errors, where a token can
  * be missing (an empty node the text does not show) or kept apart from its statement.
  */
-function bindingNodes(tree: Tree, text: string, within?: OffsetRange, skipped: readonly OffsetRange[] = []): SyntaxNode[] {
+export function bindingNodes(tree: Tree, text: string, within?: OffsetRange, skipped: readonly OffsetRange[] = []): SyntaxNode[] {
   const root = tree.rootNode;
   // Nested statements are bound too here, in their own scopes: harmless, and a tree with errors is rare.
   if (root.hasError) return (within ? root.descendantForIndex(within.start, Math.max(within.start, within.end - 1)) : root).descendantsOfType(BINDING_TYPES);
@@ -763,15 +763,25 @@ function bindingNodes(tree: Tree, text: string, within?: OffsetRange, skipped: r
     }
   }
   // By the statement around each: a definition's own line and its body's statements are apart.
+  candidates.sort((a, b) => a.start - b.start);
+  const statements = statementsAt(tree, candidates);
   const byStatement = new Map<number, { statement: SyntaxNode; tokens: typeof candidates }>();
-  for (const candidate of candidates) {
-    const statement = statementAt(tree, candidate.start, candidate.end);
+  candidates.forEach((candidate, i) => {
+    const statement = statements[i];
     const entry = byStatement.get(statement.id);
     if (entry) entry.tokens.push(candidate);
     else byStatement.set(statement.id, { statement, tokens: [candidate] });
-  }
+  });
   const found: SyntaxNode[] = [];
-  for (const { statement, tokens } of byStatement.values()) {
+  for (const entry of byStatement.values()) {
+    const statement = entry.statement;
+    let tokens = entry.tokens;
+    // The `=` of an expression statement binds only as its assignments' own (`a = b = f(x=1)`):
+    // a keyword argument's or a default's `=` is no binding, and each would be looked up natively.
+    if (statement.type === "expression_statement" && tokens.some((t) => t.token === "=")) {
+      for (let node: SyntaxNode | null = statement.namedChildren[0] ?? null; node?.type === "assignment"; node = node.childForFieldName("right")) found.push(node);
+      tokens = tokens.filter((t) => t.token !== "=");
+    }
     if (tokens.length > MAX_TOKENS_LOOKED_UP_PER_STATEMENT) {
       found.push(...statement.descendantsOfType(BINDING_TYPES));
       continue;

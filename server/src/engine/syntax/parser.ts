@@ -486,6 +486,22 @@ export function statementAt(tree: Tree, start: number, end: number): SyntaxNode 
   return statementAround(tree.rootNode, start, end);
 }
 
+/**
+ * `statementAt` of each range, ranges in document order: a range inside the expression statement
+ * found for the range before it lies in that statement too (the deepest statement around it, as no
+ * statement nests in an expression statement), and is not looked up again: the keyword arguments of
+ * a call are many `=` in one statement.
+ */
+export function statementsAt(tree: Tree, ranges: readonly OffsetRange[]): SyntaxNode[] {
+  const statements: SyntaxNode[] = [];
+  let last: SyntaxNode | undefined;
+  for (const { start, end } of ranges) {
+    if (!last || last.type !== "expression_statement" || start < last.startIndex || end > last.endIndex) last = statementAt(tree, start, end);
+    statements.push(last);
+  }
+  return statements;
+}
+
 /** The tree of `text`, with a lone `\r` ending a line as Python reads it (`lineBreaks.ts`). */
 export function parsePython(text: string, oldTree?: Tree): Tree {
   return parser().parse(withLineFeeds(text), oldTree ?? null);
