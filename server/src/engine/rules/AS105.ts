@@ -204,16 +204,18 @@ const SIMPLE_ESCAPES: Record<string, string> = { "\\": "\\", "'": "'", '"': '"',
  * (`\N{...}`) counts as one character of unknown text.
  */
 function decode(written: string, raw: boolean, formatted: boolean): string {
-  let text = raw
-    ? written
-    : written.replace(ESCAPE, (_, escape: string) => {
-        if (escape === "\n" || escape === "\r\n") return "";
-        if (escape in SIMPLE_ESCAPES) return SIMPLE_ESCAPES[escape];
-        if (/^[0-7]/.test(escape)) return String.fromCodePoint(parseInt(escape, 8));
-        const code = /^[xuU]/.test(escape) ? parseInt(escape.slice(1), 16) : -1;
-        // Out-of-range `\U` escapes do not compile in Python; `\N{...}` names are not looked up.
-        return code >= 0 && code <= 0x10ffff ? String.fromCodePoint(code) : "\uFFFD";
-      });
+  // Most keys hold no backslash, and the escapes' pattern need not run on them: it took 6 ms of the
+  // profile of the first keystroke after opening the 20,000-line probe DAG.
+  let text = raw || !written.includes("\\") ? written : written.replace(ESCAPE, decodedEscape);
   if (formatted) text = text.replace(/\{\{/g, "{").replace(/\}\}/g, "}");
   return text;
+}
+
+function decodedEscape(_: string, escape: string): string {
+  if (escape === "\n" || escape === "\r\n") return "";
+  if (escape in SIMPLE_ESCAPES) return SIMPLE_ESCAPES[escape];
+  if (/^[0-7]/.test(escape)) return String.fromCodePoint(parseInt(escape, 8));
+  const code = /^[xuU]/.test(escape) ? parseInt(escape.slice(1), 16) : -1;
+  // Out-of-range `\U` escapes do not compile in Python; `\N{...}` names are not looked up.
+  return code >= 0 && code <= 0x10ffff ? String.fromCodePoint(code) : "\uFFFD";
 }
