@@ -186,6 +186,30 @@ describe("the ResumableOperators helper", () => {
     assert.ok(workspace.asked.length < 40, `asked ${workspace.asked.length} times`);
   });
 
+  test("the mixin operators of a file are the classes whose ancestry is resumable, however their chains run", () => {
+    const header = "from airflow.sdk import BaseOperator, ResumableJobMixin\nfrom pkg.m0 import C0\n";
+    const chain = (order: number[]) => order.map((i) => `class S${i}(${i === 0 ? "ResumableJobMixin, BaseOperator" : `S${i - 1}`}):\n    pass\n`).join("");
+    const indices = Array.from({ length: 40 }, (_, i) => i);
+    const texts = [
+      header + chain(indices),
+      header + chain([...indices].reverse()),
+      // A diamond, a cycle, an unknown base, a workspace base, a base met twice.
+      header + "class A(ResumableJobMixin): pass\nclass B(A): pass\nclass C(A): pass\nclass D(B, C): pass\nclass X(Y): pass\nclass Y(X): pass\nclass U(unknown.Base): pass\nclass W(C0): pass\nclass T(D, D): pass\n",
+    ];
+    const workspace = new FakeWorkspace([externalClass("pkg.m0.C0", "/repo/pkg/m0.py", ["airflow.sdk.ResumableJobMixin"])]);
+    for (const text of texts) {
+      const { m, resumable } = analyses(text, workspace);
+      const walked = analyses(text, workspace);
+      const expected = walked.m.classes.filter((cls) => walked.resumable.ancestry(cls).resumable).map((cls) => cls.name);
+      assert.deepEqual(resumable.classes.map((cls) => cls.name), expected);
+      assert.ok(expected.length > 2, expected.join(", "));
+      assert.equal(m.classes.length - expected.length > 2, true);
+    }
+    // A chain longer than the walk's depth: its first classes are mixin operators, those far below are not.
+    const { resumable } = analyses(texts[0], workspace);
+    assert.deepEqual(resumable.classes.map((cls) => cls.name), indices.slice(0, 17).map((i) => `S${i}`));
+  });
+
   test("a shallower chain to the mixin is followed to its end", () => {
     const chain = Array.from({ length: 5 }, (_, i) => externalClass(`pkg.m${i}.C${i}`, `/repo/pkg/m${i}.py`, [i === 4 ? "airflow.sdk.ResumableJobMixin" : `pkg.m${i + 1}.C${i + 1}`]));
     const { m, resumable } = analyses("from pkg.m0 import C0\n\nclass Local(C0):\n    pass\n", new FakeWorkspace(chain));

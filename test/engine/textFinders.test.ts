@@ -7,9 +7,11 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, test } from "node:test";
-import { attributeCalls, definitions, identifiersSpelled, identifiersSpelledAny, parsePython, sameScopeStatements, SyntaxNode, walkedDefinitions, withStatements } from "../../server/src/engine/syntax/parser";
+import { attributeCalls, callsOfNames, definitions, identifiersSpelled, identifiersSpelledAny, parsePython, sameScopeStatements, SyntaxNode, walkedDefinitions, withStatements } from "../../server/src/engine/syntax/parser";
 import { generateCorpus } from "../bench/corpus";
 import { BINDING_TYPES, bindingNodes } from "../../server/src/engine/python/model";
+import { plainClassBases } from "../../server/src/engine/syntax/classHeader";
+import { dottedParts } from "../../server/src/engine/syntax/nodes";
 
 const ROOT = path.resolve(__dirname, "../../..");
 
@@ -26,6 +28,9 @@ const MISLEADING = [
   "try:\n    def in_try(): pass\nexcept E:\n    def in_except(): pass\nelse:\n    def in_else(): pass\nfinally:\n    def in_finally(): pass\nwhile x:\n    def in_while(): pass\nelse:\n    def in_while_else(): pass\nfor i in y:\n    pass\nelse:\n    async def in_for_else(): pass\nif a:\n    pass\nelif b:\n    def in_elif(): pass\nwith c:\n    @d\n    class InWith: pass\n",
   "try:\n    pass\nexcept* E:\n    def in_except_group(): pass\n",
   "x = y = f(a=1, b=2)\nz: int = 3\nw: str\nq = lambda k=1: k\nprint(f\"{v=}\", t := 4)\ng(a=1, b=(c := 2), **d)\nh(**{'a': 1}, e=[u := 5 for _ in 'x=y'])\nfor i in range(3): pass\nwith o() as (p, r): pass\nimport os as system\nfrom a import b as c\nn += 1\nm = n = k = 0  # k = 1\n",
+  "class \\\n    Continued(Base): pass\nasync   def  spaced ( ): pass\ndef broken\\\n(): pass\nclass Ünïcode(Base): pass\ndef naïve(): pass\nclass Tab\t(Base)\t:\n    pass\n",
+  "class A(B, c.D,):\n    pass\nclass E():\n    pass\nclass F(metaclass=M): pass\nclass G(B  # base\n): pass\nclass H(None): pass\nclass I(\n    B,\n    C,\n): pass\nclass J(B)  :\n    pass\nclass K(Bä): pass\nclass L(*bases): pass\nclass M(a . b): pass\nclass N(B, **kw): pass\nclass O(f(x)): pass\n",
+  'X(1)\nY = (X  # c\n  (2))\nZ = X \\\n (3)\nX.partial\\\n(4)\nX . partial (5)\na.X(6)\ns = "X(7)"  # X(8)\nclass X(Y): pass\ndef X(): pass\n@X(9)\ndef g(): pass\n[X.partial(10), X.other(11), (X)(12), X(13)(14), X.partial(15).partial(16)]\nW = (\n    X\n    (17)\n)\n',
   "def outer():\n    try:\n        pass\n    except* ValueError as group:\n        handled = group\n    # a comment\n    if x := f():\n        y = [z for z in x]\n    else:\n        while (w := 1):\n            del w\n",
 ];
 
@@ -66,7 +71,7 @@ describe("text-driven finders find what a tree walk finds", () => {
           .map((node) => {
             const keyword = node.type === "function_definition" && node.firstChild?.type === "async" ? node.child(1)!.startIndex : node.startIndex;
             const range = (part: SyntaxNode | null) => part && { start: part.startIndex, end: part.endIndex };
-            return { node, kind: node.type === "class_definition" ? "class" : "function", keyword, name: range(node.childForFieldName("name")) ?? undefined, body: range(node.childForFieldName("body")) ?? undefined };
+            return { node, kind: node.type === "class_definition" ? "class" : "function", start: node.startIndex, end: node.endIndex, keyword, name: range(node.childForFieldName("name")) ?? undefined, body: range(node.childForFieldName("body")) ?? undefined };
           })
           .filter(({ keyword }) => !within || (keyword >= within.start && keyword < within.end));
       const ranges = [undefined, { start: 0, end: text.length >> 1 }, { start: text.length >> 1, end: text.length }, ...nodes.map((node) => ({ start: (node.parent?.type === "decorated_definition" ? node.parent : node).startIndex, end: node.endIndex }))];
@@ -78,6 +83,63 @@ describe("text-driven finders find what a tree walk finds", () => {
       }
     }
     assert.ok(walkedTrees > 200, `trees without errors walked: ${walkedTrees}`);
+  });
+
+  test("plain class headers read from the text give the bases the tree gives, and the others are left to the tree", () => {
+    let plain = 0;
+    let left = 0;
+    for (const { name, text } of all) {
+      const tree = parsePython(text);
+      for (const cls of tree.rootNode.descendantsOfType("class_definition")) {
+        const body = cls.childForFieldName("body");
+        if (!body) continue;
+        const fromText = plainClassBases(text, cls.startIndex, body.startIndex);
+        if (fromText === undefined) {
+          left++;
+          continue;
+        }
+        plain++;
+        const bases = cls.childForFieldName("superclasses")?.namedChildren.filter((c) => c.type !== "keyword_argument" && c.type !== "comment") ?? [];
+        assert.deepEqual(fromText, bases.map((base) => dottedParts(base)), `${name}: ${cls.text.split("\n")[0]}`);
+      }
+    }
+    assert.ok(plain > 200 && left > 5, `plain headers: ${plain}, left to the tree: ${left}`);
+    const header = (source: string) => plainClassBases(source, 0, source.indexOf(":") + 1);
+    assert.deepEqual(header("class A(B, c.D,):"), [["B"], ["c", "D"]]);
+    assert.deepEqual(header("class A():"), []);
+    assert.deepEqual(header("class A :"), []);
+    assert.deepEqual(header("class A(\n  B,\n  C\n) :"), [["B"], ["C"]]);
+    for (const source of ["class A(metaclass=M):", "class A(B  # c\n):", "class A(None):", "class A(b.if):", "class A(Bä):", "class A(*b):", "class A(a . b):", "class A(f(x)):", "class A[T](B):", "class A(,):", "class A(B,,C):", "class \\\n A(B):"]) {
+      assert.equal(header(source), undefined, source);
+    }
+    // The header must end before the body does.
+    assert.equal(plainClassBases("class A(B): x", 0, 5), undefined);
+  });
+
+  test("calls of names found from the text's brackets: `name(...)` and `name.partial(...)`, none missed, none made up", () => {
+    const calleeOf = (call: SyntaxNode, names: ReadonlySet<string>) => {
+      const callee = call.childForFieldName("function");
+      if (callee?.type === "identifier") return names.has(callee.text);
+      const object = callee?.type === "attribute" && callee.childForFieldName("attribute")?.text === "partial" ? callee.childForFieldName("object") : null;
+      return object?.type === "identifier" && names.has(object.text);
+    };
+    let found = 0;
+    for (const { name, text } of all) {
+      const tree = parsePython(text);
+      const identifiers = tree.rootNode.descendantsOfType("identifier").map((node) => node.text);
+      // Every name of the file, and every other one: most names, and names that are not all of them.
+      for (const names of [new Set(identifiers), new Set(identifiers.filter((_, i) => i % 2 === 0))]) {
+        const expected = tree.rootNode.descendantsOfType("call").filter((call) => calleeOf(call, names));
+        const calls = callsOfNames(tree, text, names, "partial");
+        assert.deepEqual(ids(calls).sort(), ids(expected).sort(), name);
+        found += calls.length;
+      }
+    }
+    assert.ok(found > 1000, `calls found: ${found}`);
+    const tricky = MISLEADING.find((text) => text.startsWith("X(1)"))!;
+    const calls = callsOfNames(parsePython(tricky), tricky, new Set(["X"]), "partial");
+    const arguments_ = calls.map((call) => call.childForFieldName("arguments")!.text);
+    assert.deepEqual(arguments_.sort(), ["(1)", "(10)", "(13)", "(15)", "(17)", "(2)", "(3)", "(4)", "(5)", "(9)"]);
   });
 
   test("same-scope statements: every statement under the container reached through blocks and clauses only, none in a definition", () => {

@@ -4,7 +4,7 @@
  * which calls create such an operator (including Airflow's provider operators built on the mixin);
  * and which DAG `default_args` apply to a call. Computed once per model and shared by the rules.
  */
-import { callsNamed, SyntaxNode, withStatements } from "../syntax/parser";
+import { callsOfNames, SyntaxNode, withStatements } from "../syntax/parser";
 import { analysis, AnalysisContext, ExternalClass, WorkspaceClasses } from "../context";
 import { CallInfo, ClassInfo, DagInfo, SemanticModel, semanticModel } from "./model";
 import { definitionStatement, plainString } from "../syntax/nodes";
@@ -168,6 +168,10 @@ export class ResumableOperators {
   private readonly localBases = new Map<string, Ancestor>();
   private readonly ancestorKeys = new Map<Ancestor, string>();
   private readonly externalOrigins = new Map<ExternalClass, BaseOrigin>();
+  /** The walk (`collect`) that last visited each ancestor, by its key. */
+  private readonly visitedInWalk = new Map<string, number>();
+  private readonly mixinDistances = new Map<ClassInfo, number>();
+  private walks = 0;
 
   constructor(
     readonly model: SemanticModel,
@@ -184,15 +188,39 @@ export class ResumableOperators {
 
   /** The classes of this file that are `ResumableJobMixin` operators (or mixins), directly or through their bases. */
   get classes(): ClassInfo[] {
-    if (!this.resumableList) this.resumableList = this.model.classes.filter((cls) => this.ancestry(cls).resumable);
+    if (!this.resumableList) this.resumableList = this.model.classes.filter((cls) => this.mixinDistance(cls) <= MAX_DEPTH && this.ancestry(cls).resumable);
     return this.resumableList;
   }
 
+  /**
+   * A lower bound of how deep a walk of the class's bases (`collect`) meets `ResumableJobMixin` or a
+   * provider operator (0: among its own bases), Infinity when it cannot: past MAX_DEPTH, the class
+   * is no mixin operator, and its ancestry need not be walked. Kept per class, so that a chain of
+   * 20,000 classes costs a step per class instead of a walk 16 deep for each. Where the answer is not
+   * followed (a workspace class, a cycle, past MAX_DEPTH) it is taken as 0, which only keeps a class
+   * in the walk.
+   */
+  private mixinDistance(cls: ClassInfo, depth = 0): number {
+    const known = this.mixinDistances.get(cls);
+    if (known !== undefined) return known;
+    if (depth > MAX_DEPTH) return 0;
+    this.mixinDistances.set(cls, 0);
+    let distance = Number.POSITIVE_INFINITY;
+    for (const name of cls.baseNames) {
+      const base = this.resolveBase(name, LOCAL);
+      if (base.kind === "mixin" || base.kind === "provider" || base.kind === "external") distance = 0;
+      else if (base.kind === "local") distance = Math.min(distance, 1 + this.mixinDistance(base.cls, depth + 1));
+      if (distance === 0) break;
+    }
+    this.mixinDistances.set(cls, distance);
+    return distance;
+  }
+
   ancestry(cls: ClassInfo): Ancestry {
-    let result = this.ancestries.get(cls.node.startIndex);
+    let result = this.ancestries.get(cls.range.start);
     if (!result) {
-      result = this.collect(cls.baseNames.map((name) => ({ name, from: { kind: "local" as const } })), new Set([localKey(cls)]));
-      this.ancestries.set(cls.node.startIndex, result);
+      result = this.collect(cls.baseNames, LOCAL, localKey(cls));
+      this.ancestries.set(cls.range.start, result);
     }
     return result;
   }
@@ -202,7 +230,7 @@ export class ResumableOperators {
     const key = externalKey(cls);
     let result = this.externalAncestries.get(key);
     if (!result) {
-      result = this.collect(cls.baseNames.map((name) => ({ name, from: { kind: "external" as const, cls } })), new Set([key]));
+      result = this.collect(cls.baseNames, this.externalOrigin(cls), key);
       this.externalAncestries.set(key, result);
     }
     return result;
@@ -341,8 +369,14 @@ export class ResumableOperators {
     return matches.length === 1 && this.model.module.unique(name)?.kind === "class" ? matches[0] : undefined;
   }
 
-  private collect(start: { name: string | undefined; from: { kind: "local" } | { kind: "external"; cls: ExternalClass } }[], seen: Set<string>): Ancestry {
+  /** The ancestry of the class `ownKey` names, whose bases are `bases`, written where `from` says. */
+  private collect(bases: readonly (string | undefined)[], from: BaseOrigin, ownKey: string): Ancestry {
     const result: Ancestry = { ancestors: [], resumable: false, operator: false, complete: true };
+    // The classes visited in this walk are those stamped with its number: a chain of 20,000 classes
+    // walks 20,000 times, and one map serves them all.
+    const walk = ++this.walks;
+    const visited = this.visitedInWalk;
+    visited.set(ownKey, walk);
     const visit = (names: readonly (string | undefined)[], from: BaseOrigin, depth: number) => {
       for (const name of names) {
         if (depth > MAX_DEPTH) {
@@ -366,17 +400,17 @@ export class ResumableOperators {
             break;
         }
         const key = this.keyOf(ancestor);
-        if (seen.has(key)) {
+        if (visited.get(key) === walk) {
           // A cycle (`class A(B)` / `class B(A)`) cannot run; a diamond is fine and already visited.
           continue;
         }
-        seen.add(key);
+        visited.set(key, walk);
         result.ancestors.push(ancestor);
         if (ancestor.kind === "local") visit(ancestor.cls.baseNames, LOCAL, depth + 1);
         if (ancestor.kind === "external") visit(ancestor.cls.baseNames, this.externalOrigin(ancestor.cls), depth + 1);
       }
     };
-    for (const base of start) visit([base.name], base.from, 0);
+    visit(bases, from, 0);
     return result;
   }
 
@@ -446,17 +480,9 @@ export class ResumableOperators {
       this.instantiatedNames = new Set();
       const names = new Set(this.model.classes.map((c) => c.name));
       // Only `C(...)` and `C.partial(...)` of a class `C` of this file can instantiate it: the calls
-      // spelled so are found from the text, not by listing every call of the file (short of so many
-      // classes that one search for all their names would cost more).
-      const candidates = names.size === 0 ? [] : names.size <= MAX_CLASS_NAMES_SEARCHED ? callsNamed(this.model.tree, this.model.text, [...names, "partial"]).map((node) => this.model.callInfo(node)) : this.model.calls;
-      for (const call of candidates) {
-        const fn = call.node.childForFieldName("function");
-        if (!fn || (fn.type !== "identifier" && fn.type !== "attribute")) continue;
-        // Only calls whose callee's first name is a class of this file are worth resolving.
-        // Walked down rather than read from the callee's text, which can be as long as a chain of calls.
-        let first: SyntaxNode | null = fn;
-        while (first?.type === "attribute") first = first.childForFieldName("object");
-        if (first?.type !== "identifier" || !names.has(first.text)) continue;
+      // so written are found from the text, not by listing every call of the file.
+      for (const node of names.size === 0 ? [] : callsOfNames(this.model.tree, this.model.text, names, "partial")) {
+        const call = this.model.callInfo(node);
         const callee = call.callee?.replace(/\.partial$/, "");
         if (callee && names.has(callee)) this.instantiatedNames.add(callee);
       }
@@ -494,7 +520,7 @@ export class ResumableOperators {
 const resumableOperators = analysis("resumable operators", (context) => new ResumableOperators(context.get(semanticModel), context.workspace, context.path));
 
 function localKey(cls: ClassInfo): string {
-  return `local:${cls.node.startIndex}`;
+  return `local:${cls.range.start}`;
 }
 
 function externalKey(cls: ExternalClass): string {
@@ -539,5 +565,3 @@ export function snakeCaseClassName(name: string): string {
     .toLowerCase();
 }
 
-/** Past this many classes in a file, the calls instantiating them are looked for among every call rather than by their names. */
-const MAX_CLASS_NAMES_SEARCHED = 512;

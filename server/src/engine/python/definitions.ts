@@ -69,9 +69,7 @@ export function definitionsFound(tree: Tree, text: string, within?: OffsetRange)
   const places: DefinitionPlace[] = [];
   const walked = walkedDefinitions(tree, text, within);
   if (walked) {
-    for (const { node, kind, keyword, name, body } of walked) {
-      const start = node.startIndex;
-      const end = node.endIndex;
+    for (const { node, kind, start, end, keyword, name, body } of walked) {
       nodes.set(start, node);
       places.push({ kind, start, end, keyword, bodyStart: body?.start ?? end, bodyEnd: body?.end ?? end, name: name && text.slice(name.start, name.end) });
     }

@@ -9,6 +9,7 @@ import { DefinitionPlace, definitionNodeAt, definitionsFound, knownDefinitions, 
 import { Binding, BindingSource, Scope } from "./scope";
 import { callArguments, CallArguments, dottedParts, unparenthesize } from "../syntax/nodes";
 import { withLineFeeds } from "../syntax/lineBreaks";
+import { plainClassBases } from "../syntax/classHeader";
 import type { OffsetRange } from "../types";
 
 export type ParameterKind = "positional" | "keyword-only" | "var-positional" | "var-keyword";
@@ -385,8 +386,12 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
   qualifiedName(node: SyntaxNode | null | undefined): string | undefined {
     if (!node) return undefined;
     const parts = dottedParts(unparenthesize(node));
-    if (!parts) return undefined;
-    const bindings = this.scopeOf(node).lookup(parts[0]);
+    return parts && this.qualifiedNameIn(parts, this.scopeOf(node));
+  }
+
+  /** `qualifiedName` of a dotted name written in `scope` (`["datetime", "now"]`). */
+  qualifiedNameIn(parts: readonly string[], scope: Scope): string | undefined {
+    const bindings = scope.lookup(parts[0]);
     if (!bindings) return parts.join(".");
     // A class or function defined in this file is named by its own dotted path.
     if (bindings.length === 1 && (bindings[0].kind === "class" || bindings[0].kind === "function")) return parts.join(".");
@@ -643,7 +648,12 @@ class DefinedClass<F extends FunctionInfo> extends Definition implements ClassIn
   }
 
   get baseNames(): (string | undefined)[] {
-    return (this.baseNameList ??= this.bases.map((b) => this.model.qualifiedName(b)));
+    if (!this.baseNameList) {
+      // A plain header is read from the text, in the scope around the class; others from the tree.
+      const plain = plainClassBases(this.model.text, this.range.start, this.scope.bodyStart);
+      this.baseNameList = plain ? plain.map((parts) => this.model.qualifiedNameIn(parts, this.scope.parent!)) : this.bases.map((b) => this.model.qualifiedName(b));
+    }
+    return this.baseNameList;
   }
 
   get attributes(): Map<string, Binding> {

@@ -1,5 +1,6 @@
 import { removeArgument, replaceNode, wholeLines } from "../fixes/edits";
 import { SyntaxNode } from "../syntax/parser";
+import { PYTHON_KEYWORDS } from "../syntax/classHeader";
 import { Rule } from "./rule";
 import { FunctionInfo, Parameter, SemanticModel } from "../airflow/model";
 import { callArguments, plainString, unparenthesize, variableReferences } from "../syntax/nodes";
@@ -154,10 +155,6 @@ function explicitParametersFix(model: SemanticModel, fn: FunctionInfo, splat: Pa
     edits,
   };
 }
-
-const PYTHON_KEYWORDS = new Set(
-  "False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield".split(" "),
-);
 
 /** Whether `context["key"]` can become a parameter `key` without changing what any name in the function means. */
 function canBecomeParameter(model: SemanticModel, fn: FunctionInfo, splat: Parameter, key: string, reads: ContextRead[]): boolean {

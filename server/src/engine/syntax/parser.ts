@@ -572,6 +572,9 @@ export function definitions(tree: Tree, text: string, within?: OffsetRange): Syn
 export interface WalkedDefinition {
   node: SyntaxNode;
   kind: "function" | "class";
+  /** The node's range, read as the walk passes it (the node's own getters each call into the binding). */
+  start: number;
+  end: number;
   /** Where its `def` (after `async`) or `class` keyword starts. */
   keyword: number;
   /** Undefined when it has none (a tree with errors only). */
@@ -618,11 +621,27 @@ export function walkedDefinitions(tree: Tree, text: string, within?: OffsetRange
     }
     // The binding makes a new object for the node; the one kept for it, if any, is the tree's.
     const node = keptObject(cursor.currentNode);
-    let keyword = node.startIndex;
-    let name: OffsetRange | undefined;
+    const start = cursor.startIndex;
+    const end = cursor.endIndex;
+    // A tree without errors spells a definition `[async] def|class name`: where the text says so
+    // plainly, the keyword and the name are read from it and the body is the last child, a third
+    // of the calls into the binding that reading every child costs.
+    const header = plainDefinitionHeader(text, start);
+    let keyword = header?.keyword ?? start;
+    let name = header?.name;
     let body: OffsetRange | undefined;
+    if (header && cursor.gotoLastChild()) {
+      depth++;
+      if (cursor.currentFieldId === ids.bodyField) {
+        body = { start: cursor.startIndex, end: cursor.endIndex };
+        descend = true;
+      } else {
+        cursor.gotoParent();
+        depth--;
+      }
+    }
     // Its children, up to its body, where the walk goes on (a body is a definition's last child).
-    if (cursor.gotoFirstChild()) {
+    if (!body && cursor.gotoFirstChild()) {
       depth++;
       // `async def`: the keyword is the second child.
       if (text.startsWith("async", keyword) && cursor.gotoNextSibling()) keyword = cursor.startIndex;
@@ -637,7 +656,7 @@ export function walkedDefinitions(tree: Tree, text: string, within?: OffsetRange
         if (!cursor.gotoNextSibling()) break;
       }
     }
-    if (!within || (keyword >= within.start && keyword < within.end)) found.push({ node, kind, keyword, name, body });
+    if (!within || (keyword >= within.start && keyword < within.end)) found.push({ node, kind, start, end, keyword, name, body });
   }
 }
 
@@ -745,6 +764,21 @@ function grammarIds(): GrammarIds | null {
   return (grammarIdTable = { definitions, containers, nameField: fields.get("name"), bodyField: fields.get("body"), statements, sameScopeBlocks, ownScopes });
 }
 
+/** `async def`, `def` or `class`, blanks, then an ASCII name: the keyword's offset and the name's range. */
+const PLAIN_DEFINITION_HEADER = /(async[ \t]+)?(def|class)[ \t]+([A-Za-z_][A-Za-z0-9_]*)/y;
+
+/** What can follow a definition's name: its parameters, bases or type parameters, its colon, blanks, a line continuation. */
+const NAME_FOLLOWERS: ReadonlySet<number> = new Set([40 /* ( */, 58 /* : */, 91 /* [ */, 32, 9, 12, 92 /* \\ */]);
+
+/** The keyword and name of the definition at `start` where the text spells them plainly (no line continuation, no other letters). */
+function plainDefinitionHeader(text: string, start: number): { keyword: number; name: OffsetRange } | undefined {
+  PLAIN_DEFINITION_HEADER.lastIndex = start;
+  const match = PLAIN_DEFINITION_HEADER.exec(text);
+  const end = PLAIN_DEFINITION_HEADER.lastIndex;
+  if (!match || !NAME_FOLLOWERS.has(text.charCodeAt(end))) return undefined;
+  return { keyword: start + (match[1]?.length ?? 0), name: { start: end - match[3].length, end } };
+}
+
 /** The grammar's field ids by name. */
 function fieldIdsOf(binding: NativeBinding): Map<string, number> {
   const ids = new Map<string, number>();
@@ -824,6 +858,98 @@ export function callsNamed(tree: Tree, text: string, names: readonly string[]): 
     const call = callee.parent;
     return call?.type === "call" && call.childForFieldName("function")?.id === callee.id ? call : undefined;
   });
+}
+
+/**
+ * The calls `name(...)` and `name.method(...)` for each `name` of `names`, in the order a query's
+ * captures come: found from the text's opening brackets and the words right before them, so that
+ * thousands of names cost one pass over the text, not a search for each (a file of 20,000 classes
+ * asks which of them are instantiated). A bracket whose callee the text alone cannot tell (a line
+ * break or a comment between them) is looked up in the tree; every call found is checked on it.
+ */
+export function callsOfNames(tree: Tree, text: string, names: ReadonlySet<string>, method: string): SyntaxNode[] {
+  const root = tree.rootNode;
+  const found: { call: SyntaxNode; start: number }[] = [];
+  const add = (call: SyntaxNode | undefined) => {
+    if (call) found.push({ call, start: call.startIndex });
+  };
+  for (let open = text.indexOf("("); open >= 0; open = text.indexOf("(", open + 1)) {
+    const end = blanksBefore(text, open);
+    if (end < 0) {
+      add(calleeCallOf(root, open, names, method));
+      continue;
+    }
+    const start = wordBefore(text, end);
+    if (start === end) continue;
+    const word = text.slice(start, end);
+    if (names.has(word)) {
+      const before = blanksBefore(text, start);
+      if (before < 0) add(calleeCallOf(root, open, names, method));
+      else if (text.charCodeAt(before - 1) !== 46 /* . */) {
+        // `class Name(` and `def name(` define, they do not call.
+        const previous = text.slice(wordBefore(text, before), before);
+        if (previous !== "class" && previous !== "def") add(callOfIdentifier(root, start, end, names, method));
+      }
+    }
+    if (word === method) {
+      const dot = blanksBefore(text, start);
+      if (dot < 0) add(calleeCallOf(root, open, names, method));
+      else if (text.charCodeAt(dot - 1) === 46 /* . */) {
+        const objectEnd = blanksBefore(text, dot - 1);
+        if (objectEnd < 0) add(calleeCallOf(root, open, names, method));
+        else {
+          const objectStart = wordBefore(text, objectEnd);
+          if (names.has(text.slice(objectStart, objectEnd))) add(callOfIdentifier(root, objectStart, objectEnd, names, method));
+        }
+      }
+    }
+  }
+  return inQueryOrder(found);
+}
+
+/** Where the spaces and tabs before `offset` start; -1 when a line break comes first (the callee may lie on an earlier line, past a comment). */
+function blanksBefore(text: string, offset: number): number {
+  let at = offset;
+  for (;;) {
+    const code = text.charCodeAt(at - 1);
+    if (code === 32 || code === 9 || code === 12) at--;
+    else return code === 10 || code === 13 ? -1 : at;
+  }
+}
+
+/** Where the ASCII word that ends at `end` starts (`end` when none does). */
+function wordBefore(text: string, end: number): number {
+  let start = end;
+  while (start > 0 && isAsciiWordCharacter(text.charCodeAt(start - 1))) start--;
+  return start;
+}
+
+/** The call `name(...)` or `name.method(...)` whose callee's name is the identifier from `start` to `end`, if the tree has one there. */
+function callOfIdentifier(root: SyntaxNode, start: number, end: number, names: ReadonlySet<string>, method: string): SyntaxNode | undefined {
+  const name = root.descendantForIndex(start, end);
+  if (name.type !== "identifier" || name.startIndex !== start || name.endIndex !== end) return undefined;
+  const parent = name.parent;
+  const callee = parent?.type === "attribute" && parent.childForFieldName("object")?.id === name.id ? parent : name;
+  const call = callee.parent;
+  if (call?.type !== "call" || call.childForFieldName("function")?.id !== callee.id) return undefined;
+  return isCalleeOf(callee, names, method) ? call : undefined;
+}
+
+/** The call whose argument list opens at `open`, when its callee is `name` or `name.method` for a name of `names`. */
+function calleeCallOf(root: SyntaxNode, open: number, names: ReadonlySet<string>, method: string): SyntaxNode | undefined {
+  const bracket = root.descendantForIndex(open, open + 1);
+  const list = bracket.type === "(" ? bracket.parent : null;
+  const call = list?.type === "argument_list" ? list.parent : null;
+  if (call?.type !== "call" || call.childForFieldName("arguments")?.id !== list!.id) return undefined;
+  const callee = call.childForFieldName("function");
+  return callee && isCalleeOf(callee, names, method) ? call : undefined;
+}
+
+function isCalleeOf(callee: SyntaxNode, names: ReadonlySet<string>, method: string): boolean {
+  if (callee.type === "identifier") return names.has(callee.text);
+  if (callee.type !== "attribute" || callee.childForFieldName("attribute")?.text !== method) return false;
+  const object = callee.childForFieldName("object");
+  return object?.type === "identifier" && names.has(object.text);
 }
 
 /**
