@@ -1,5 +1,5 @@
 import { addToKeywordList } from "../fixes/lists";
-import { captures, SyntaxNode } from "../syntax/parser";
+import { captures, subscripts, SyntaxNode } from "../syntax/parser";
 import { Rule } from "./rule";
 import { AssetReference, assetReference, assetTextAt, storeEntries, storeHolds, TaskDeclaration, taskDeclarations } from "../airflow/assets";
 import { FunctionInfo, SemanticModel } from "../airflow/model";
@@ -68,7 +68,7 @@ export const AS202: Rule = {
   scope: "store use",
   check({ model, text, report, regions }) {
     if (!text.includes("asset_state_store")) return;
-    // Every subscript, in document order; a tree walk is cheaper than a query for a bare node type.
+    // Every subscript, in document order.
     for (const subscript of subscriptsWithin(model, regions)) {
       const store = model.storeReference(subscript);
       if (store?.kind !== "asset" || !store.indexed || !store.asset || store.node.id !== subscript.id) continue;
@@ -96,13 +96,10 @@ export const AS202: Rule = {
 
 const STORE_PARAMETER = "asset_state_store";
 
-/** The subscripts of the file, or of the regions (each a definition the tree holds as one node). */
+/** The subscripts of the file, or of the regions. */
 function subscriptsWithin(model: SemanticModel, regions: readonly OffsetRange[] | undefined): SyntaxNode[] {
-  if (!regions) return model.root.descendantsOfType("subscript");
-  return regions.flatMap((region) => {
-    const node = model.root.descendantForIndex(region.start, region.end);
-    return node.descendantsOfType("subscript").filter((s) => s.startIndex >= region.start && s.endIndex <= region.end);
-  });
+  if (!regions) return subscripts(model.tree, model.text);
+  return regions.flatMap((region) => subscripts(model.tree, model.text, region));
 }
 
 function addAssetFix(model: SemanticModel, fn: FunctionInfo, subscript: SyntaxNode, index: SyntaxNode, asset: AssetReference, missing: TaskDeclaration[]): Fix | undefined {

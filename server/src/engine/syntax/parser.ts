@@ -907,6 +907,41 @@ export function callsOfNames(tree: Tree, text: string, names: ReadonlySet<string
   return inQueryOrder(found);
 }
 
+/**
+ * The subscripts (`value[index]`) of the tree, or of those inside `within`, in document order: what
+ * `descendantsOfType("subscript")` gives, found from the text's `[` that follow what can end a
+ * value (a name, a closing bracket, a quote; or a line break, past which the tree is asked), not
+ * from every node of the tree handed to JavaScript.
+ */
+export function subscripts(tree: Tree, text: string, within?: OffsetRange): SyntaxNode[] {
+  const root = tree.rootNode;
+  const start = within?.start ?? 0;
+  const end = within?.end ?? text.length;
+  const found: { node: SyntaxNode; start: number; end: number }[] = [];
+  let ordered = true;
+  for (let open = text.indexOf("[", start); open >= 0 && open < end; open = text.indexOf("[", open + 1)) {
+    const before = blanksBefore(text, open);
+    if (before >= 0 && !mayEndValue(text.charCodeAt(before - 1))) continue;
+    // The bracket's smallest named node is the subscript whose bracket it is (an index's own
+    // brackets belong to a list or a subscript inside it); its parent would be found from the root.
+    const node = root.namedDescendantForIndex(open, open + 1);
+    if (node.type !== "subscript") continue;
+    const subscript = { node, start: node.startIndex, end: node.endIndex };
+    if (subscript.start < start || subscript.end > end) continue;
+    const last = found[found.length - 1];
+    if (last && (subscript.start < last.start || (subscript.start === last.start && subscript.end > last.end))) ordered = false;
+    found.push(subscript);
+  }
+  // `a[b][c]`: the outer subscript starts with the inner one and comes first, as a walk meets them.
+  if (!ordered) found.sort((a, b) => a.start - b.start || b.end - a.end);
+  return found.map((subscript) => subscript.node);
+}
+
+/** Whether a character can be the last of a value a subscript indexes: a name's, a bracket's, a string's. */
+function mayEndValue(code: number): boolean {
+  return isAsciiWordCharacter(code) || code > 127 || code === 41 /* ) */ || code === 93 /* ] */ || code === 125 /* } */ || code === 34 /* " */ || code === 39 /* ' */;
+}
+
 /** Where the spaces and tabs before `offset` start; -1 when a line break comes first (the callee may lie on an earlier line, past a comment). */
 function blanksBefore(text: string, offset: number): number {
   let at = offset;
