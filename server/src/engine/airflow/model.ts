@@ -18,7 +18,7 @@ export interface TaskDecorator {
   node: SyntaxNode;
   /** `task`, `task.python`, `task.virtualenv`, ... */
   variant: string;
-  keywords: Map<string, KeywordArgument>;
+  readonly keywords: Map<string, KeywordArgument>;
 }
 
 /** A function, with what Airflow makes of it. */
@@ -289,7 +289,15 @@ export class SemanticModel extends PythonModel<FunctionInfo> {
       const name = this.qualifiedName(target);
       if (name && TASK_DECORATOR.test(name)) {
         const variant = name.replace(/^airflow\.(sdk|decorators)\./, "");
-        return { node: expression, variant, keywords: isCall ? callArguments(expression).keywords : new Map() };
+        // Read when a rule asks: a DAG's tasks are many, and most rules ask nothing of their decorators' arguments.
+        let keywords: Map<string, KeywordArgument> | undefined;
+        return {
+          node: expression,
+          variant,
+          get keywords() {
+            return (keywords ??= isCall ? callArguments(expression).keywords : new Map());
+          },
+        };
       }
     }
     return undefined;
