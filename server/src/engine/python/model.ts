@@ -9,7 +9,7 @@ import { DefinitionPlace, definitionNodeAt, definitionsFound, knownDefinitions, 
 import { Binding, BindingSource, Scope } from "./scope";
 import { callArguments, CallArguments, dottedParts, unparenthesize } from "../syntax/nodes";
 import { withLineFeeds } from "../syntax/lineBreaks";
-import { plainClassBases } from "../syntax/classHeader";
+import { plainClassBases } from "../syntax/definitionHeaders";
 import type { OffsetRange } from "../types";
 
 export type ParameterKind = "positional" | "keyword-only" | "var-positional" | "var-keyword";

@@ -1,6 +1,6 @@
 import { removeArgument, replaceNode, wholeLines } from "../fixes/edits";
 import { SyntaxNode } from "../syntax/parser";
-import { PYTHON_KEYWORDS } from "../syntax/classHeader";
+import { PYTHON_KEYWORDS } from "../syntax/definitionHeaders";
 import { Rule } from "./rule";
 import { FunctionInfo, Parameter, SemanticModel } from "../airflow/model";
 import { callArguments, plainString, unparenthesize, variableReferences } from "../syntax/nodes";

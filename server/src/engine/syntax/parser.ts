@@ -8,6 +8,7 @@ import Parser = require("tree-sitter");
 import Python = require("tree-sitter-python");
 import { withLineFeeds } from "./lineBreaks";
 import type { OffsetRange } from "../types";
+import { plainDefinitionHeader } from "./definitionHeaders";
 
 export type SyntaxNode = Parser.SyntaxNode;
 export type Tree = Parser.Tree;
@@ -764,21 +765,6 @@ function grammarIds(): GrammarIds | null {
   return (grammarIdTable = { definitions, containers, nameField: fields.get("name"), bodyField: fields.get("body"), statements, sameScopeBlocks, ownScopes });
 }
 
-/** `async def`, `def` or `class`, blanks, then an ASCII name: the keyword's offset and the name's range. */
-const PLAIN_DEFINITION_HEADER = /(async[ \t]+)?(def|class)[ \t]+([A-Za-z_][A-Za-z0-9_]*)/y;
-
-/** What can follow a definition's name: its parameters, bases or type parameters, its colon, blanks, a line continuation. */
-const NAME_FOLLOWERS: ReadonlySet<number> = new Set([40 /* ( */, 58 /* : */, 91 /* [ */, 32, 9, 12, 92 /* \\ */]);
-
-/** The keyword and name of the definition at `start` where the text spells them plainly (no line continuation, no other letters). */
-function plainDefinitionHeader(text: string, start: number): { keyword: number; name: OffsetRange } | undefined {
-  PLAIN_DEFINITION_HEADER.lastIndex = start;
-  const match = PLAIN_DEFINITION_HEADER.exec(text);
-  const end = PLAIN_DEFINITION_HEADER.lastIndex;
-  if (!match || !NAME_FOLLOWERS.has(text.charCodeAt(end))) return undefined;
-  return { keyword: start + (match[1]?.length ?? 0), name: { start: end - match[3].length, end } };
-}
-
 /** The grammar's field ids by name. */
 function fieldIdsOf(binding: NativeBinding): Map<string, number> {
   const ids = new Map<string, number>();
@@ -870,41 +856,37 @@ export function callsNamed(tree: Tree, text: string, names: readonly string[]): 
 export function callsOfNames(tree: Tree, text: string, names: ReadonlySet<string>, method: string): SyntaxNode[] {
   const root = tree.rootNode;
   const found: { call: SyntaxNode; start: number }[] = [];
-  const add = (call: SyntaxNode | undefined) => {
-    if (call) found.push({ call, start: call.startIndex });
-  };
   for (let open = text.indexOf("("); open >= 0; open = text.indexOf("(", open + 1)) {
-    const end = blanksBefore(text, open);
-    if (end < 0) {
-      add(calleeCallOf(root, open, names, method));
-      continue;
-    }
-    const start = wordBefore(text, end);
-    if (start === end) continue;
-    const word = text.slice(start, end);
-    if (names.has(word)) {
-      const before = blanksBefore(text, start);
-      if (before < 0) add(calleeCallOf(root, open, names, method));
-      else if (text.charCodeAt(before - 1) !== 46 /* . */) {
-        // `class Name(` and `def name(` define, they do not call.
-        const previous = text.slice(wordBefore(text, before), before);
-        if (previous !== "class" && previous !== "def") add(callOfIdentifier(root, start, end, names, method));
-      }
-    }
-    if (word === method) {
-      const dot = blanksBefore(text, start);
-      if (dot < 0) add(calleeCallOf(root, open, names, method));
-      else if (text.charCodeAt(dot - 1) === 46 /* . */) {
-        const objectEnd = blanksBefore(text, dot - 1);
-        if (objectEnd < 0) add(calleeCallOf(root, open, names, method));
-        else {
-          const objectStart = wordBefore(text, objectEnd);
-          if (names.has(text.slice(objectStart, objectEnd))) add(callOfIdentifier(root, objectStart, objectEnd, names, method));
-        }
-      }
-    }
+    if (!mayOpenCallOf(text, open, names, method)) continue;
+    const call = callOpenedAt(root, open);
+    const callee = call?.childForFieldName("function");
+    if (call && callee && isCalleeOf(callee, names, method)) found.push({ call, start: call.startIndex });
   }
   return inQueryOrder(found);
+}
+
+/**
+ * Whether the text before the bracket at `open` spells `name` or `name.method` for a name of
+ * `names`, or cannot tell (a line break comes first, where a comment may hide the callee).
+ */
+function mayOpenCallOf(text: string, open: number, names: ReadonlySet<string>, method: string): boolean {
+  const end = blanksBefore(text, open);
+  if (end < 0) return true;
+  const start = wordBefore(text, end);
+  if (start === end) return false;
+  const word = text.slice(start, end);
+  if (!names.has(word) && word !== method) return false;
+  const before = blanksBefore(text, start);
+  if (before < 0) return true;
+  const afterDot = text.charCodeAt(before - 1) === 46; /* . */
+  if (names.has(word) && !afterDot) {
+    // `class Name(` and `def name(` define, they do not call.
+    const previous = text.slice(wordBefore(text, before), before);
+    if (previous !== "class" && previous !== "def") return true;
+  }
+  if (word !== method || !afterDot) return false;
+  const objectEnd = blanksBefore(text, before - 1);
+  return objectEnd < 0 || names.has(text.slice(wordBefore(text, objectEnd), objectEnd));
 }
 
 /**
@@ -918,7 +900,6 @@ export function subscripts(tree: Tree, text: string, within?: OffsetRange): Synt
   const start = within?.start ?? 0;
   const end = within?.end ?? text.length;
   const found: { node: SyntaxNode; start: number; end: number }[] = [];
-  let ordered = true;
   for (let open = text.indexOf("[", start); open >= 0 && open < end; open = text.indexOf("[", open + 1)) {
     const before = blanksBefore(text, open);
     if (before >= 0 && !mayEndValue(text.charCodeAt(before - 1))) continue;
@@ -928,12 +909,10 @@ export function subscripts(tree: Tree, text: string, within?: OffsetRange): Synt
     if (node.type !== "subscript") continue;
     const subscript = { node, start: node.startIndex, end: node.endIndex };
     if (subscript.start < start || subscript.end > end) continue;
-    const last = found[found.length - 1];
-    if (last && (subscript.start < last.start || (subscript.start === last.start && subscript.end > last.end))) ordered = false;
     found.push(subscript);
   }
   // `a[b][c]`: the outer subscript starts with the inner one and comes first, as a walk meets them.
-  if (!ordered) found.sort((a, b) => a.start - b.start || b.end - a.end);
+  found.sort((a, b) => a.start - b.start || b.end - a.end);
   return found.map((subscript) => subscript.node);
 }
 
@@ -959,25 +938,13 @@ function wordBefore(text: string, end: number): number {
   return start;
 }
 
-/** The call `name(...)` or `name.method(...)` whose callee's name is the identifier from `start` to `end`, if the tree has one there. */
-function callOfIdentifier(root: SyntaxNode, start: number, end: number, names: ReadonlySet<string>, method: string): SyntaxNode | undefined {
-  const name = root.descendantForIndex(start, end);
-  if (name.type !== "identifier" || name.startIndex !== start || name.endIndex !== end) return undefined;
-  const parent = name.parent;
-  const callee = parent?.type === "attribute" && parent.childForFieldName("object")?.id === name.id ? parent : name;
-  const call = callee.parent;
-  if (call?.type !== "call" || call.childForFieldName("function")?.id !== callee.id) return undefined;
-  return isCalleeOf(callee, names, method) ? call : undefined;
-}
-
-/** The call whose argument list opens at `open`, when its callee is `name` or `name.method` for a name of `names`. */
-function calleeCallOf(root: SyntaxNode, open: number, names: ReadonlySet<string>, method: string): SyntaxNode | undefined {
-  const bracket = root.descendantForIndex(open, open + 1);
-  const list = bracket.type === "(" ? bracket.parent : null;
-  const call = list?.type === "argument_list" ? list.parent : null;
-  if (call?.type !== "call" || call.childForFieldName("arguments")?.id !== list!.id) return undefined;
-  const callee = call.childForFieldName("function");
-  return callee && isCalleeOf(callee, names, method) ? call : undefined;
+/** The call whose arguments open at `open`: an argument list, or a generator expression as the only argument (`any(x for x in y)`). */
+function callOpenedAt(root: SyntaxNode, open: number): SyntaxNode | undefined {
+  // The bracket's smallest named node is what it opens; its parent is found from the root.
+  const opened = root.namedDescendantForIndex(open, open + 1);
+  if ((opened.type !== "argument_list" && opened.type !== "generator_expression") || opened.startIndex !== open) return undefined;
+  const call = opened.parent;
+  return call?.type === "call" && call.childForFieldName("arguments")?.id === opened.id ? call : undefined;
 }
 
 function isCalleeOf(callee: SyntaxNode, names: ReadonlySet<string>, method: string): boolean {
