@@ -1,5 +1,5 @@
 import { replaceNode } from "../fixes/edits";
-import { captures, SyntaxNode } from "../syntax/parser";
+import { SyntaxNode } from "../syntax/parser";
 import { Rule } from "./rule";
 import { FunctionInfo, SemanticModel } from "../airflow/model";
 import { callArguments, plainString, unparenthesize } from "../syntax/nodes";
@@ -14,11 +14,8 @@ const SHIPPED_NAME: Readonly<Record<string, string>> = {
   asset_store: "asset_state_store",
 };
 
-const OLD_NAMES = Object.keys(SHIPPED_NAME).join("|");
 /** Each old name as a string's whole content: `"task_state"`, `'task_state'`, ... */
 const QUOTED_OLD_NAMES = Object.keys(SHIPPED_NAME).flatMap((name) => [`"${name}"`, `'${name}'`]);
-const SUBSCRIPTS = `(subscript subscript: (string (string_content) @key (#match? @key "^(${OLD_NAMES})$"))) @read`;
-const GET_CALLS = `(call function: (attribute attribute: (identifier) @method (#eq? @method "get")) arguments: (argument_list . (string (string_content) @key (#match? @key "^(${OLD_NAMES})$")))) @read`;
 
 /** Operator methods that Airflow calls with the task's context as their `context` parameter. */
 const CONTEXT_METHODS = new Set(["execute", "pre_execute", "post_execute", "execute_complete", "poke", "submit_job", "get_job_status", "poll_until_complete", "get_job_result"]);
@@ -69,14 +66,14 @@ export const AS106: Rule = {
   defaultSeverity: "error",
   category: "scope",
   fix: "safe or unsafe",
-  // `hasOldKeyString` needs one of the names between two quotes of the same kind. Any file that
+  // `oldNameContents` needs one of the names between two quotes of the same kind. Any file that
   // names a store spells `task_state` or `asset_state`, so the bare names would pass nearly all.
   mayReport: ({ facts }) => facts.mentionsAny(QUOTED_OLD_NAMES),
   scope: "expression",
   check({ model, text, report, regions }) {
-    if (!hasOldKeyString(model, text)) return;
-    const readsOf = (query: string) => (regions ? capturesWithin(model, regions, query) : captures(model.root, query, "read"));
-    const subscripts = readsOf(SUBSCRIPTS);
+    const reads = oldKeyReads(model, text, regions);
+    if (reads.subscripts.length === 0 && reads.getCalls.length === 0) return;
+    const subscripts = reads.subscripts;
     // A function that first writes `context["task_state"] = ...` can read it back.
     const writtenWhere = (context: SyntaxNode, name: string) => `${model.functionOf(context)?.node.id ?? "module"}:${context.text}:${name}`;
     const written = new Set(subscripts.filter(isWritten).map((w) => writtenWhere(w.childForFieldName("value")!, plainString(w.childForFieldName("subscript")) ?? "")));
@@ -93,7 +90,7 @@ export const AS106: Rule = {
         fix: renameKey(key, newName, true),
       });
     }
-    for (const read of readsOf(GET_CALLS)) {
+    for (const read of reads.getCalls) {
       const args = callArguments(read);
       const key = args.positional[0];
       const oldName = plainString(key);
@@ -111,15 +108,44 @@ export const AS106: Rule = {
 };
 
 /**
- * Whether a string's content in the file is exactly one of the old names, which both queries need.
- * Checked first because `task_state_store` itself contains `task_state`, and a query visits every node.
+ * The reads of an old name as a context key: `x["task_state"]` (the subscripts) and
+ * `x.get("task_state", ...)` (the calls), in document order, those inside `regions` when given.
+ * Found from the names in the text, not by a query over the tree: a query visits every node of the
+ * file (about 50 ms on a 10,000-line one), and the names are in few strings, if any.
  */
-function hasOldKeyString(model: SemanticModel, text: string): boolean {
-  // A string's content is exactly the name only between two quotes: `task_state` in `task_state_store`
-  // is passed over. Searched from the names' stems (`task_st`, `asset_st`): a regular expression
-  // with the four names scanned the text ten times slower, on every keystroke of a 20,000-line DAG.
+function oldKeyReads(model: SemanticModel, text: string, regions: readonly OffsetRange[] | undefined): { subscripts: SyntaxNode[]; getCalls: SyntaxNode[] } {
+  const subscripts: SyntaxNode[] = [];
+  const getCalls: SyntaxNode[] = [];
+  for (const { start, end } of regions ?? [{ start: 0, end: text.length }]) {
+    for (const content of oldNameContents(model, text, start, end)) {
+      const string = content.parent;
+      const holder = string?.parent;
+      if (string?.type !== "string" || !holder) continue;
+      // A read that reaches past the region is another region's, or no region's.
+      const inside = (read: SyntaxNode) => read.startIndex >= start && read.endIndex <= end;
+      if (holder.type === "subscript") {
+        if (holder.childrenForFieldName("subscript").some((index) => index.id === string.id) && inside(holder)) subscripts.push(holder);
+      } else if (holder.type === "argument_list" && holder.firstNamedChild?.id === string.id) {
+        const call = holder.parent;
+        const callee = call?.type === "call" ? call.childForFieldName("function") : null;
+        if (call && callee?.type === "attribute" && callee.childForFieldName("attribute")?.text === "get" && inside(call)) getCalls.push(call);
+      }
+    }
+  }
+  const inOrder = (a: SyntaxNode, b: SyntaxNode) => a.startIndex - b.startIndex;
+  return { subscripts: uniqueNodes(subscripts).sort(inOrder), getCalls: uniqueNodes(getCalls).sort(inOrder) };
+}
+
+/**
+ * The string contents between `from` and `to` that are exactly one of the old names. A string's
+ * content is exactly the name only between two quotes: `task_state` in `task_state_store` is passed
+ * over. Searched from the names' stems (`task_st`, `asset_st`): a regular expression with the four
+ * names scanned the text ten times slower, on every keystroke of a 20,000-line DAG.
+ */
+function oldNameContents(model: SemanticModel, text: string, from: number, to: number): SyntaxNode[] {
+  const found: SyntaxNode[] = [];
   for (const stem of OLD_NAME_STEMS) {
-    for (let at = text.indexOf(stem); at >= 0; at = text.indexOf(stem, at + stem.length)) {
+    for (let at = text.indexOf(stem, from); at >= 0 && at < to; at = text.indexOf(stem, at + stem.length)) {
       const quote = text.charCodeAt(at - 1);
       if (quote !== 34 /* " */ && quote !== 39 /* ' */) continue;
       // Each name is its stem and three letters more.
@@ -127,10 +153,16 @@ function hasOldKeyString(model: SemanticModel, text: string): boolean {
       if (!Object.hasOwn(SHIPPED_NAME, text.slice(at, end)) || text.charCodeAt(end) !== quote) continue;
       // The smallest node spanning the name is the string's content exactly when the content is the name.
       const node = model.root.descendantForIndex(at, end);
-      if (node.type === "string_content" && node.startIndex === at && node.endIndex === end) return true;
+      if (node.type === "string_content" && node.startIndex === at && node.endIndex === end) found.push(node);
     }
   }
-  return false;
+  return found;
+}
+
+function uniqueNodes(nodes: readonly SyntaxNode[]): SyntaxNode[] {
+  const byId = new Map<number, SyntaxNode>();
+  for (const node of nodes) byId.set(node.id, node);
+  return [...byId.values()];
 }
 
 /** The old names without their last three letters: `task_st` (`task_state`, `task_store`), `asset_st`. */
@@ -141,18 +173,6 @@ function renameKey(key: SyntaxNode, newName: string, safe: boolean): Fix | undef
   const content = key.namedChildren.find((c) => c.type === "string_content");
   if (!content) return undefined;
   return { title: `Use ${codeSpan(newName)}`, safe, kind: "quickfix", edits: [replaceNode(content, newName)] };
-}
-
-/** The reads `query` captures inside `regions` (in order, not overlapping), each once. */
-function capturesWithin(model: SemanticModel, regions: readonly OffsetRange[], query: string): SyntaxNode[] {
-  const found = new Map<number, SyntaxNode>();
-  for (const region of regions) {
-    // The smallest node around the region holds every read in it.
-    for (const read of captures(model.root.descendantForIndex(region.start, region.end), query, "read")) {
-      if (read.startIndex >= region.start && read.endIndex <= region.end) found.set(read.id, read);
-    }
-  }
-  return [...found.values()];
 }
 
 /** `context["task_state"] = ...`: a write, after which the key exists. */
