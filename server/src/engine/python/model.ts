@@ -786,11 +786,23 @@ export function bindingNodes(tree: Tree, text: string, within?: OffsetRange, ski
   for (const entry of byStatement.values()) {
     const statement = entry.statement;
     let tokens = entry.tokens;
-    // The `=` of an expression statement binds only as its assignments' own (`a = b = f(x=1)`):
-    // a keyword argument's or a default's `=` is no binding, and each would be looked up natively.
-    if (statement.type === "expression_statement" && tokens.some((t) => t.token === "=")) {
+    // The `=` and the `:` of an expression statement bind only as its assignments' own (`a = b =
+    // f(x=1)`, `x: int`): a keyword argument's or a default's `=`, and a dict's, a lambda's or a
+    // slice's `:`, is no binding, and each would be looked up natively (a module's dict constants
+    // hold hundreds).
+    if (statement.type === "expression_statement" && tokens.some((t) => t.token === "=" || t.token === ":")) {
       for (let node: SyntaxNode | null = statement.namedChildren[0] ?? null; node?.type === "assignment"; node = node.childForFieldName("right")) found.push(node);
-      tokens = tokens.filter((t) => t.token !== "=");
+      tokens = tokens.filter((t) => t.token !== "=" && t.token !== ":");
+    } else if (statement.type !== "expression_statement") {
+      // Outside an expression statement an `=` or a `:` is a keyword argument's, a default's, a
+      // parameter's annotation, a dict's, a block's: never a binding (a `with DAG(...)` header and
+      // a task's decorator hold many).
+      tokens = tokens.filter((t) => t.token !== "=" && t.token !== ":");
+    }
+    // `import`, `for`, `global` and `nonlocal` bind as the statement that begins with them.
+    if (tokens.some((t) => KEYWORD_STATEMENTS.get(t.token)?.includes(statement.type))) {
+      found.push(statement);
+      tokens = tokens.filter((t) => !KEYWORD_STATEMENTS.has(t.token));
     }
     if (tokens.length > MAX_TOKENS_LOOKED_UP_PER_STATEMENT) {
       found.push(...statement.descendantsOfType(BINDING_TYPES));
