@@ -112,7 +112,8 @@ export class DependencyGraph {
   private readonly downstreamEdges = new Map<Task, Dependency[]>();
   private readonly upstreamEdges = new Map<Task, Dependency[]>();
   private groups?: { binding: Binding; start: number; end: number }[];
-  private identifiersByName?: Map<string, SyntaxNode[]>;
+  /** The identifiers spelled as each task name asked about (`references`). */
+  private readonly identifiersByName = new Map<string, SyntaxNode[]>();
   private expressionsByTask?: Map<Task, DependencyExpression[]>;
   private modeledNames?: Set<number>;
   private referencesOf = new Map<Task, SyntaxNode[]>();
@@ -263,19 +264,13 @@ export class DependencyGraph {
   references(task: Task): SyntaxNode[] {
     const binding = task.binding;
     if (!binding) return [];
-    if (!this.identifiersByName) {
-      // The identifiers spelled as the names tasks are bound to, found from the names' occurrences in the text.
-      const names = new Set(this.tasks.flatMap((t) => (t.binding ? [t.binding.name] : [])));
-      this.identifiersByName = new Map();
-      for (const id of identifiersSpelledAny(this.model.tree, this.model.text, names)) {
-        const ids = this.identifiersByName.get(id.text);
-        if (ids) ids.push(id);
-        else this.identifiersByName.set(id.text, [id]);
-      }
-    }
     let found = this.referencesOf.get(task);
     if (!found) {
-      found = (this.identifiersByName.get(binding.name) ?? []).filter((id) => {
+      // The identifiers spelled as the name, found from its occurrences in the text: of this name
+      // only, since a fix or a rule asks about the few tasks of one split, not every task's name.
+      let spelled = this.identifiersByName.get(binding.name);
+      if (!spelled) this.identifiersByName.set(binding.name, (spelled = identifiersSpelledAny(this.model.tree, this.model.text, [binding.name])));
+      found = spelled.filter((id) => {
         if (id.id === binding.target.id) return false;
         // The binding first: it rules out the same name in other scopes without `id.parent`, which tree-sitter computes from the root.
         if (this.bindingAt(id.text, id) !== binding) return false;
