@@ -54,6 +54,24 @@ describe("imports and qualified names", () => {
     assert.ok(m.importsFrom("airflow.models"));
     assert.ok(!m.importsFrom("pendulum"));
   });
+  test("importsFrom counts the module's own imports only, wherever they are and whatever was bound before", () => {
+    const inFunction = ["import os", "def f():", "    from airflow.sdk import task", "    return task", "airflow = 1", 'NAME = "from airflow import DAG"'].join("\n");
+    assert.equal(model(inFunction).importsFrom("airflow"), false);
+    const late = ["import os", "from airflow_utils import x", "def f():", "    import airflow", "from datetime import datetime", "from airflow.sdk import dag"].join("\n");
+    assert.equal(model(late).importsFrom("airflow"), true);
+    // Asked again, and asked after every import was bound, the answer is the same.
+    const asked = model(late);
+    assert.equal(asked.importsFrom("airflow"), true);
+    assert.equal(asked.importsFrom("airflow"), true);
+    assert.equal(asked.importsFrom("airflow.sdk"), true);
+    assert.equal(asked.importsFrom("airflow.models"), false);
+    asked.importBindings();
+    assert.equal(asked.importsFrom("airflow.sdk"), true);
+    assert.equal(asked.importsFrom("pendulum"), false);
+    const bound = model(inFunction);
+    bound.importBindings();
+    assert.equal(bound.importsFrom("airflow"), false);
+  });
 });
 
 describe("tasks, callables, DAGs and classes", () => {

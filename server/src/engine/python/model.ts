@@ -283,10 +283,15 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
   private bindImports(): void {
     if (this.importsBound || this.everyNameBound) return;
     this.importsBound = true;
+    for (const statement of this.importStatements()) this.bindStatement(statement);
+  }
+
+  /** The file's import statements, in the order of the text, found from their keyword. */
+  private *importStatements(): Generator<SyntaxNode> {
     for (let start = this.text.indexOf("import"); start >= 0; start = this.text.indexOf("import", start + 1)) {
       const keyword = this.root.descendantForIndex(start, start + "import".length);
       const statement = keyword.type === "import" ? keyword.parent : undefined;
-      if (statement && (statement.type === "import_statement" || statement.type === "import_from_statement")) this.bindStatement(statement);
+      if (statement && (statement.type === "import_statement" || statement.type === "import_from_statement")) yield statement;
     }
   }
 
@@ -402,7 +407,19 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
 
   /** Whether `node` names something imported from `module` (or one of its submodules). */
   importsFrom(module: string): boolean {
-    return this.importBindings().some((b) => b.scope === this.module && (b.qualifiedName === module || b.qualifiedName?.startsWith(module + ".")));
+    const fromModule = (b: Binding) => b.scope === this.module && (b.qualifiedName === module || b.qualifiedName?.startsWith(module + "."));
+    if (this.imports.some(fromModule)) return true;
+    if (this.importsBound || this.everyNameBound) return false;
+    // Up to the first such import: a statement that does not spell the module binds nothing from it,
+    // and most files import from Airflow in their first lines (the imports of a file of a thousand
+    // tasks are bound on every keystroke otherwise).
+    for (const statement of this.importStatements()) {
+      if (!statement.text.includes(module)) continue;
+      const bound = this.imports.length;
+      this.bindStatement(statement);
+      if (this.imports.slice(bound).some(fromModule)) return true;
+    }
+    return false;
   }
 
   functionNamed(name: string, scope: Scope = this.module): F | undefined {
