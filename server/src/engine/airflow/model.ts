@@ -103,7 +103,7 @@ export class SemanticModel extends PythonModel<FunctionInfo> {
   private taskFunctionList?: FunctionInfo[];
   private storeCallList?: StoreCall[];
   private readonly storeCallsByRegions = new Map<string, StoreCall[]>();
-  private operatorCallablesFound = false;
+  private callablesByName?: Map<string, CallInfo[]>;
   private readonly storeRefs = new Map<number, StoreReference | null>();
 
   constructor(tree: Tree, text: string, context?: AnalysisContext) {
@@ -303,20 +303,32 @@ export class SemanticModel extends PythonModel<FunctionInfo> {
     return undefined;
   }
 
-  /** Finds, once, the operators that run functions of the file as tasks (`PythonOperator(python_callable=f)`). */
-  findOperatorCallables(): void {
-    if (this.operatorCallablesFound) return;
-    this.operatorCallablesFound = true;
-    // The text says cheaply whether any call can pass `python_callable=`.
-    if (!this.text.includes("python_callable")) return;
-    for (const node of keywordCalls(this.tree, this.text, "python_callable")) {
-      const call = this.callInfo(node);
-      if (!call.callee || !PYTHON_OPERATOR.test(call.callee)) continue;
-      const callable = call.args.keywords.get("python_callable")?.value;
-      if (callable?.type !== "identifier") continue;
-      const fn = this.functionNamed(callable.text, call.scope);
-      if (fn) fn.callableOf.push(call);
+  /**
+   * The operators that run `fn` as a task (`PythonOperator(python_callable=fn)`). Only the calls
+   * that pass a name spelled as the function's have their callee and that name resolved: a lint
+   * after an edit asks of the edited function, and resolving every `python_callable=` of a large
+   * file cost more than the rest of its rules with a scope.
+   */
+  operatorCallsRunning(fn: FunctionInfo): CallInfo[] {
+    return (this.callablesPassed().get(fn.name) ?? []).filter((call) => call.callee !== undefined && PYTHON_OPERATOR.test(call.callee) && this.functionNamed(fn.name, call.scope) === fn);
+  }
+
+  /** The calls that pass `python_callable=` a name, by that name, in document order; found once. */
+  private callablesPassed(): Map<string, CallInfo[]> {
+    if (!this.callablesByName) {
+      this.callablesByName = new Map();
+      // The text says cheaply whether any call can pass `python_callable=`.
+      const calls = this.text.includes("python_callable") ? keywordCalls(this.tree, this.text, "python_callable") : [];
+      for (const node of calls) {
+        const call = this.callInfo(node);
+        const callable = call.args.keywords.get("python_callable")?.value;
+        if (callable?.type !== "identifier") continue;
+        const passing = this.callablesByName.get(callable.text);
+        if (passing) passing.push(call);
+        else this.callablesByName.set(callable.text, [call]);
+      }
     }
+    return this.callablesByName;
   }
 
   private findDags(): DagInfo[] {
@@ -382,13 +394,13 @@ export class SemanticModel extends PythonModel<FunctionInfo> {
 
 /**
  * A function, with what Airflow makes of it. Whether it is a task, and the operators that run it
- * (which resolves every `python_callable=` call's callee), are worked out when something asks: a
- * lint after an edit asks of the edited function and the few its rules look at.
+ * (which resolves the callees of the `python_callable=` calls that pass its name), are worked out
+ * when something asks: a lint after an edit asks of the edited function and the few its rules look at.
  */
 class AirflowFunction extends DefinedFunction implements FunctionInfo {
   declare enclosingClass?: ClassInfo;
   private taskDecorator: TaskDecorator | undefined | null = null;
-  private readonly operatorCalls: CallInfo[] = [];
+  private runBy: CallInfo[] | undefined;
 
   constructor(
     private readonly model: SemanticModel,
@@ -406,7 +418,6 @@ class AirflowFunction extends DefinedFunction implements FunctionInfo {
   }
 
   get callableOf(): CallInfo[] {
-    this.model.findOperatorCallables();
-    return this.operatorCalls;
+    return (this.runBy ??= this.model.operatorCallsRunning(this));
   }
 }
