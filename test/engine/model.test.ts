@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { PythonDocument } from "../../server/src/engine";
 import { SemanticModel } from "../../server/src/engine/airflow/model";
-import { PythonModel } from "../../server/src/engine/python/model";
+import { moduleBoundWholeLastTime, PythonModel } from "../../server/src/engine/python/model";
+import { AnalysisContext } from "../../server/src/engine/context";
 import { Binding } from "../../server/src/engine/python/scope";
 import { parsePython } from "../../server/src/engine/syntax/parser";
 
@@ -233,6 +234,12 @@ describe("names bound on demand", () => {
         const upFront = new PythonModel(tree, text);
         upFront.allBindings();
         assert.deepEqual(answers(new PythonModel(tree, text)), answers(upFront), name);
+        // Told that the last lint bound the module scope whole, as a lint after an edit is.
+        const hinted = new AnalysisContext({ text }, tree);
+        hinted.provide(moduleBoundWholeLastTime, true);
+        const bindsModuleAtOnce = new PythonModel(tree, text, hinted);
+        assert.deepEqual(answers(bindsModuleAtOnce), answers(upFront), `${name}: the module bound at its first lookup`);
+        assert.equal(bindsModuleAtOnce.moduleBoundWhole, true, name);
         // One name at a time, each in a model that has bound nothing else yet.
         const byName = new Map<string, number[]>();
         for (const id of upFront.root.descendantsOfType("identifier")) byName.set(id.text, [...(byName.get(id.text) ?? []), id.startIndex]);

@@ -37,6 +37,8 @@ interface PreviousLint {
   settings: string;
   diagnostics: FoundDiagnostic[];
   around?: StatementsAround;
+  /** Whether a lint of the text bound every statement of its module scope (`moduleBoundWholeLastTime`). */
+  moduleBoundWhole: boolean;
 }
 
 /**
@@ -121,10 +123,13 @@ export class IncrementalLinter {
     this.lastContext = outcome.context;
     // A file that never names Airflow keeps nothing (it is not even parsed); any other keeps its
     // tree, so that an edit that brings a rule back (an undo) re-checks one function.
-    const definitions = outcome.definitions ?? outcome.context?.peek(semanticModel)?.definitionPlaces;
+    const model = outcome.context?.peek(semanticModel);
+    const definitions = outcome.definitions ?? model?.definitionPlaces;
+    // A lint that built no model (an edited comment) leaves what the last one found.
+    const moduleBoundWhole = model ? model.moduleBoundWhole : previous?.moduleBoundWhole === true;
     outcome.facts?.settle();
     this.previous = document.isRelevant()
-      ? { text, lineCount: document.lineCount, tree: document.tree, definitions, facts: outcome.facts, inputs: inputsOf(options), options, settings, diagnostics: outcome.diagnostics, around: outcome.around }
+      ? { text, lineCount: document.lineCount, tree: document.tree, definitions, facts: outcome.facts, inputs: inputsOf(options), options, settings, diagnostics: outcome.diagnostics, around: outcome.around, moduleBoundWhole }
       : undefined;
     return outcome.diagnostics;
   }
@@ -146,7 +151,7 @@ export class IncrementalLinter {
 
   /** The same text again: the rules with a scope read no input but the text, so their findings stand. */
   private relint(document: PythonDocument, options: LintOptions, previous: PreviousLint): Outcome {
-    const result = check(document, options, { chooseRegions: () => [], definitions: previous.definitions && { places: previous.definitions }, facts: previous.facts });
+    const result = check(document, options, { chooseRegions: () => [], definitions: previous.definitions && { places: previous.definitions }, facts: previous.facts, moduleBoundWhole: previous.moduleBoundWhole });
     const scoped = new Set(result.rules.filter((rule) => rule.scope).map((rule) => rule.code));
     const kept = previous.diagnostics.filter((d) => scoped.has(d.code));
     return { diagnostics: [...kept, ...result.diagnostics.filter((d) => !scoped.has(d.code))].sort(inDocumentOrder), rules: result.rules, mode: "same text", context: result.context, facts: result.facts };
@@ -173,7 +178,7 @@ export class IncrementalLinter {
     if (everyFindingMoved) return { diagnostics: everyFindingMoved, rules: [], mode: "edited comment", facts, definitions: previous.definitions && placesMovedPast(previous.definitions, change) };
     // A finding around the comment (a call it sits in) is found again by its rule, when the rule has no scope.
     const definitions = previous.definitions && { places: previous.definitions, edit: { oldRange: changed, newRange: { start: change.start, end: change.newEnd }, delta } };
-    const result = check(document, options, { chooseRegions: () => [], definitions, facts });
+    const result = check(document, options, { chooseRegions: () => [], definitions, facts, moduleBoundWhole: previous.moduleBoundWhole });
     const scoped = new Set(result.rules.filter((rule) => rule.scope).map((rule) => rule.code));
     const kept = movedFindings(previous.diagnostics, move, (d) => scoped.has(d.code));
     if (!kept) return undefined;
@@ -213,7 +218,7 @@ export class IncrementalLinter {
       return mergedRanges([edited.newRange, ...named]);
     };
     const definitions = previous.definitions && { places: previous.definitions, edit: { oldRange: edited.oldRange, newRange: edited.newRange, delta } };
-    const result = check(document, options, { chooseRegions, definitions, facts });
+    const result = check(document, options, { chooseRegions, definitions, facts, moduleBoundWhole: previous.moduleBoundWhole });
     const regions = result.regions;
     // No regions: no rule with a scope ran (nothing to re-check), or they examined the whole file
     // (what depends on the edit was not known). Either way the findings are complete.

@@ -14,6 +14,7 @@ import { allRules } from "./rules";
 import { gateInputs, TextFacts } from "./rules/textGates";
 import { SemanticModel, semanticModel } from "./airflow/model";
 import { KnownDefinitions, knownDefinitions } from "./python/definitions";
+import { moduleBoundWholeLastTime } from "./python/model";
 import { Diagnostic, Fix, FixSummary, FoundDiagnostic, OffsetRange, SeveritySetting, TextEdit } from "./types";
 
 export interface LintOptions {
@@ -91,6 +92,8 @@ export interface FromLastLint {
   facts?: TextFacts;
   /** The model a lint of the same text with the same options built: used again instead of built anew. */
   model?: SemanticModel;
+  /** Whether the last lint bound every statement of the module scope (`moduleBoundWholeLastTime`). */
+  moduleBoundWhole?: boolean;
 }
 
 /** The findings, and the analysis context they came from. */
@@ -106,6 +109,7 @@ export function check(document: PythonDocument, options: LintOptions = {}, fromL
   const checker = new Checker(document, file, options, fromLastLint.chooseRegions);
   if (fromLastLint.definitions) checker.provide(knownDefinitions, fromLastLint.definitions);
   if (fromLastLint.model) checker.provide(semanticModel, fromLastLint.model);
+  if (fromLastLint.moduleBoundWhole) checker.provide(moduleBoundWholeLastTime, true);
   for (const rule of rules) checker.run(rule);
   return { diagnostics: checker.diagnostics.sort(inDocumentOrder), context: checker, rules, regions: checker.chosenRegions, facts: gates.facts };
 }

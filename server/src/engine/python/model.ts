@@ -3,7 +3,7 @@
  * resolves names. It knows nothing of Airflow; the Airflow layer's `SemanticModel` (airflow/model.ts)
  * builds on it. Built once per parse; calls are worked out on first use.
  */
-import { AnalysisContext } from "../context";
+import { analysis, AnalysisContext } from "../context";
 import { identifiersSpelled, statementsAt, SyntaxNode, Tree } from "../syntax/parser";
 import { DefinitionPlace, definitionNodeAt, definitionsFound, knownDefinitions, knownDefinitionsIn } from "./definitions";
 import { Binding, BindingSource, Scope } from "./scope";
@@ -181,6 +181,7 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
   private bindingsIn(name: string, scope: Scope): void {
     let names = this.boundInScope.get(scope);
     if (names?.has(name) || this.completeScopes.has(scope)) return;
+    if (scope === this.module && this.context.peek(moduleBoundWholeLastTime)) return this.bindingsOfScope(scope);
     this.bindParameters(scope);
     const within = this.bodyOf(scope);
     const nested = this.nestedBodies(scope);
@@ -226,6 +227,11 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
   private bindEveryParameter(): void {
     if (this.parametersBound.size === this.functions.length) return;
     for (const fn of this.functions) this.bindParameters(fn.scope);
+  }
+
+  /** Whether every statement of the module scope is bound (`moduleBoundWholeLastTime`). */
+  get moduleBoundWhole(): boolean {
+    return this.everyNameBound || this.completeScopes.has(this.module);
   }
 
   allBindings(): void {
@@ -686,6 +692,15 @@ class DefinedClass<F extends FunctionInfo> extends Definition implements ClassIn
 }
 
 /** Past this many names bound one by one, binding every statement at once costs less. */
+/**
+ * Whether the last lint of the document ended up binding every statement of the module scope, as
+ * one of a file whose rules look up many module names does (the operators of its `with DAG(...)`
+ * blocks): provided by `IncrementalLinter`, so that a lint after an edit binds them at its first
+ * module lookup instead of first paying for the name-by-name lookups that led there. A matter of
+ * cost only: the bindings are the same either way.
+ */
+export const moduleBoundWholeLastTime = analysis<boolean>("module scope bound whole by the last lint", () => false);
+
 const MAX_NAMES_BOUND_ONE_BY_ONE = 64;
 /** Past this many spellings of one name, binding every statement at once costs less. */
 const MAX_SPELLINGS_LOOKED_UP = 256;
