@@ -488,19 +488,30 @@ export function statementAt(tree: Tree, start: number, end: number): SyntaxNode 
 }
 
 /**
- * `statementAt` of each range, ranges in document order: a range inside the expression statement
- * found for the range before it lies in that statement too (the deepest statement around it, as no
- * statement nests in an expression statement), and is not looked up again: the keyword arguments of
- * a call are many `=` in one statement.
+ * `statementAt` of each range, ranges in document order: a range inside the statement found for the
+ * range before it, where no statement nests (an expression statement, a `with` header, a
+ * definition's decorators and header), lies in that statement too, and is not looked up again: the
+ * keyword arguments of a call, of a `with DAG(...)` or of a task's decorator are many `=` in one.
  */
 export function statementsAt(tree: Tree, ranges: readonly OffsetRange[]): SyntaxNode[] {
   const statements: SyntaxNode[] = [];
   let last: SyntaxNode | undefined;
   for (const { start, end } of ranges) {
-    if (!last || last.type !== "expression_statement" || start < last.startIndex || end > last.endIndex) last = statementAt(tree, start, end);
+    if (!last || start < last.startIndex || end > last.endIndex || !beforeAnyStatementOf(last, start)) last = statementAt(tree, start, end);
     statements.push(last);
   }
   return statements;
+}
+
+/**
+ * Whether no statement of `found` (a node `statementAround` stopped at) starts at or before
+ * `offset`: `statementAround` then stops at it again for any range in it from `offset` on.
+ */
+function beforeAnyStatementOf(found: SyntaxNode, offset: number): boolean {
+  if (STATEMENT_CONTAINERS.has(found.type)) return false;
+  if (!ENDS_IN_ITS_BODY.has(found.type)) return true;
+  const body = found.lastChild;
+  return body !== null && offset < body.startIndex;
 }
 
 /** The tree of `text`, with a lone `\r` ending a line as Python reads it (`lineBreaks.ts`). */
