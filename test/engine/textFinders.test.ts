@@ -255,7 +255,46 @@ describe("text-driven finders find what a tree walk finds", () => {
       }
     }
   });
+
+  test("attribute calls on given receivers: those of all whose receiver is one of the names, or an attribute ending in one", () => {
+    const receivers = new Set(["Variable", "V", "context", "dag"]);
+    const onReceiver = (call: SyntaxNode) => {
+      const receiver = call.childForFieldName("function")!.childForFieldName("object")!;
+      return receivers.has(receiver.type === "attribute" ? receiver.childForFieldName("attribute")!.text : receiver.text);
+    };
+    let found = 0;
+    for (const { name, text } of [...all, { name: "receivers written apart", text: RECEIVERS_APART }]) {
+      const tree = parsePython(text);
+      const expected = attributeCalls(tree, text, ["get", "set", "delete"]).filter(onReceiver);
+      assert.deepEqual(ids(attributeCalls(tree, text, ["get", "set", "delete"], undefined, receivers)), ids(expected), name);
+      found += expected.length;
+    }
+    assert.ok(found > 100, `calls on the receivers: ${found}`);
+  });
 });
+
+/** Receivers and their methods apart on a line, across lines, behind comments and continuations. */
+const RECEIVERS_APART = [
+  'a = Variable.get("a")',
+  'b = Variable .get("b")',
+  'c = (Variable  # the store of settings',
+  '     .get("c"))',
+  'd = Variable.\\',
+  '    get("d")',
+  'e = models.Variable.set("e", 1)',
+  'f = (models',
+  '     .V',
+  '     .delete("f"))',
+  'g = ÜVariable.get("g")',
+  'h = VariableX.get("h")',
+  'i = context["k"].get("i")',
+  'j = get_var().get("j")',
+  'k = "Variable".get("k")',
+  'l = (Variable).get("l")',
+  '# Variable.get("m")',
+  's = "Variable.get(n)"',
+  'dag.get("o"); V.set("p", 2)',
+].join("\n");
 
 /** Ranges in order, those inside another left out. */
 function mergedInOrder(ranges: { start: number; end: number }[]): { start: number; end: number }[] {

@@ -208,10 +208,8 @@ function variableCalls(model: SemanticModel): VariableCall[] {
   for (const [name, bindings] of model.module.bindings) {
     if (bindings.some((b) => b.kind === "import" && b.qualifiedName?.endsWith(".Variable"))) receivers.add(name);
   }
-  for (const node of attributeCalls(model.tree, model.text, ["get", "set", "delete"])) {
+  for (const node of attributeCalls(model.tree, model.text, ["get", "set", "delete"], undefined, receivers)) {
     const callee = node.childForFieldName("function")!;
-    const receiver = callee.childForFieldName("object")!;
-    if (!receivers.has(receiver.type === "attribute" ? receiver.childForFieldName("attribute")!.text : receiver.text)) continue;
     const method = callee.childForFieldName("attribute")!.text as VariableMethod;
     const call = model.callInfo(node);
     if (!call.callee || !VARIABLE_METHOD.test(call.callee)) continue;

@@ -546,8 +546,11 @@ export function captures(node: SyntaxNode, source: string, name: string): Syntax
  * A query visits every node natively and hands each candidate to JavaScript for its predicate; the
  * names' occurrences in `text` (the tree's whole source) are far fewer.
  * With `within`, only the calls that lie inside it, found from the names' occurrences there.
+ * With `receivers`, only calls whose receiver is one of these names or an attribute ending in one
+ * (`Variable.get`, `models.Variable.get`): a name the text shows called on anything else
+ * (`dict.get(...)`, `context.get(...)`) is passed over without asking the tree.
  */
-export function attributeCalls(tree: Tree, text: string, names: readonly string[], within?: OffsetRange): SyntaxNode[] {
+export function attributeCalls(tree: Tree, text: string, names: readonly string[], within?: OffsetRange, receivers?: ReadonlySet<string>): SyntaxNode[] {
   const root = tree.rootNode;
   const found: { call: SyntaxNode; start: number }[] = [];
   const pattern = new RegExp(`\\b(?:${names.join("|")})\\b`, "g");
@@ -556,6 +559,7 @@ export function attributeCalls(tree: Tree, text: string, names: readonly string[
   for (let match = pattern.exec(text); match && match.index < searchEnd; match = pattern.exec(text)) {
     const start = match.index;
     const end = start + match[0].length;
+    if (receivers && !mayFollowReceiver(text, start, receivers)) continue;
     // The smallest node spanning the name and the character after it is the call when the name is
     // its callee's attribute (the arguments follow the name): no `parent`, one descent from the root.
     const call = root.descendantForIndex(start, end + 1);
@@ -565,9 +569,37 @@ export function attributeCalls(tree: Tree, text: string, names: readonly string[
     const name = callee.childForFieldName("attribute");
     if (name?.type !== "identifier" || name.startIndex !== start || name.endIndex !== end) continue;
     if (within && (call.startIndex < within.start || call.endIndex > within.end)) continue;
+    if (receivers && !receivers.has(receiverName(callee.childForFieldName("object")))) continue;
     found.push({ call, start: call.startIndex });
   }
   return inQueryOrder(found);
+}
+
+/** A receiver's name as `attributeCalls` matches it: an identifier's, an attribute's last; any other expression's text. */
+function receiverName(receiver: SyntaxNode | null): string {
+  if (!receiver) return "";
+  return receiver.type === "attribute" ? receiver.childForFieldName("attribute")?.text ?? "" : receiver.text;
+}
+
+/**
+ * Whether the attribute name at `start` can follow one of `receivers` and a dot, as far as its line
+ * tells: the dot and the name before it on the same line, blanks between. A line break (or a
+ * continuation, or a comment) between them, or a name that is not ASCII, leaves it to the tree.
+ */
+function mayFollowReceiver(text: string, start: number, receivers: ReadonlySet<string>): boolean {
+  let at = start - 1;
+  while (at >= 0 && (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9)) at--;
+  const before = text.charCodeAt(at);
+  if (before === 10 || before === 13 || before === 92 /* \ */) return true;
+  if (before !== 46 /* . */) return false;
+  at--;
+  while (at >= 0 && (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9)) at--;
+  const last = text.charCodeAt(at);
+  if (last === 10 || last === 13 || last === 92 || last >= 128) return true;
+  let wordStart = at + 1;
+  while (wordStart > 0 && isAsciiWordCharacter(text.charCodeAt(wordStart - 1))) wordStart--;
+  if (wordStart > 0 && text.charCodeAt(wordStart - 1) >= 128) return true;
+  return receivers.has(text.slice(wordStart, at + 1));
 }
 
 /**
