@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { describe, test } from "node:test";
-import { attributeCalls, callsOfNames, definitions, subscripts, identifiersSpelled, identifiersSpelledAny, parsePython, sameScopeStatements, SyntaxNode, walkedDefinitions, withStatements } from "../../server/src/engine/syntax/parser";
+import { attributeCalls, callsOfNames, definitions, subscripts, identifiersSpelled, identifiersSpelledAny, isDefinedName, mayBeCalledOrAttributed, parsePython, sameScopeStatements, SyntaxNode, walkedDefinitions, withStatements } from "../../server/src/engine/syntax/parser";
 import { generateCorpus } from "../bench/corpus";
 import { BINDING_TYPES, bindingNodes } from "../../server/src/engine/python/model";
 import { plainClassBases } from "../../server/src/engine/syntax/definitionHeaders";
@@ -271,7 +271,44 @@ describe("text-driven finders find what a tree walk finds", () => {
     }
     assert.ok(found > 100, `calls on the receivers: ${found}`);
   });
+
+  test("a name the text shows defined, or followed by neither ( nor ., is never a callee nor an attribute's object", () => {
+    let callees = 0;
+    for (const { name, text } of [...all, { name: "callees written apart", text: CALLEES_APART }]) {
+      const tree = parsePython(text);
+      for (const id of tree.rootNode.descendantsOfType("identifier")) {
+        const parent = id.parent;
+        const isCallee = (parent?.type === "call" && parent.childForFieldName("function")?.id === id.id) || (parent?.type === "attribute" && parent.childForFieldName("object")?.id === id.id);
+        if (isCallee) {
+          callees++;
+          assert.ok(mayBeCalledOrAttributed(text, id.endIndex), `${name}: ${id.text}@${id.startIndex} is a callee or an object`);
+          assert.ok(!isDefinedName(text, id.startIndex), `${name}: ${id.text}@${id.startIndex} is no definition's name`);
+        }
+        if (isDefinedName(text, id.startIndex) && !tree.rootNode.hasError) {
+          assert.ok(parent && ["function_definition", "class_definition"].includes(parent.type) && parent.childForFieldName("name")?.id === id.id, `${name}: ${id.text}@${id.startIndex} is the name of its definition`);
+        }
+      }
+    }
+    assert.ok(callees > 1000, `callees: ${callees}`);
+  });
 });
+
+/** Callees apart from their parentheses and dots: across lines, behind comments and continuations. */
+const CALLEES_APART = [
+  "a = load (1)",
+  "b = (load",
+  "     (2))",
+  "c = (load  # the loader",
+  "     .override(task_id='c')())",
+  "d = load\\",
+  "    (4)",
+  "def load(x): return x",
+  "async  def loader(): pass",
+  "class Loader: pass",
+  "undefined = defload(5)",
+  "e = classy.load(6)",
+  "f = Ünïdef(7)",
+].join("\n");
 
 /** Receivers and their methods apart on a line, across lines, behind comments and continuations. */
 const RECEIVERS_APART = [

@@ -13,7 +13,7 @@
  * What cannot be told from the text (a name assigned twice, tasks returned by a helper, `chain(*tasks)`)
  * is kept as an unresolved operand, so rules that need the whole graph can stay silent.
  */
-import { attributeCalls, binaryOperators, identifiersSpelledAny, keywordCalls, SyntaxNode, withStatements } from "../syntax/parser";
+import { attributeCalls, binaryOperators, identifiersSpelledAny, isDefinedName, keywordCalls, mayBeCalledOrAttributed, SyntaxNode, withStatements } from "../syntax/parser";
 import { analysis } from "../context";
 import { CallInfo, FunctionInfo, SemanticModel, semanticModel } from "./model";
 import { Binding } from "../python/scope";
@@ -332,7 +332,10 @@ export class DependencyGraph {
    */
   private callsOnNames(names: ReadonlySet<string>): SyntaxNode[] {
     const calls = new Map<number, SyntaxNode>();
-    for (const identifier of identifiersSpelledAny(this.model.tree, this.model.text, names)) {
+    const text = this.model.text;
+    // A name the text shows defined (`def load(`), or followed by neither `(` nor `.`, is no callee, and not looked up.
+    const mayBeCallee = (start: number, end: number) => !isDefinedName(text, start) && mayBeCalledOrAttributed(text, end);
+    for (const identifier of identifiersSpelledAny(this.model.tree, text, names, mayBeCallee)) {
       let node = identifier;
       // Up through the callee: a call of it, an attribute of it, a call of that, and so on.
       for (let depth = 0; depth < 2 * MAX_DEPTH + 2; depth++) {

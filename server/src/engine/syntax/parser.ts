@@ -582,6 +582,30 @@ function receiverName(receiver: SyntaxNode | null): string {
 }
 
 /**
+ * Whether the word ending at `end` can be a callee or an attribute's object, as far as its line
+ * tells: a `(` or a `.` follows it, blanks between. A line break, a continuation or a comment after
+ * it leaves it to the tree.
+ */
+export function mayBeCalledOrAttributed(text: string, end: number): boolean {
+  let at = end;
+  while (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9) at++;
+  const next = text.charCodeAt(at);
+  return next === 40 /* ( */ || next === 46 /* . */ || next === 10 || next === 13 || next === 92 /* \ */ || next === 35 /* # */ || at >= text.length;
+}
+
+/** Whether the word starting at `start` is the name a `def` or `class` on its line defines (`def load(`). */
+export function isDefinedName(text: string, start: number): boolean {
+  let at = start - 1;
+  while (at >= 0 && (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9)) at--;
+  if (at === start - 1) return false;
+  for (const keyword of ["def", "class"]) {
+    const keywordStart = at - keyword.length + 1;
+    if (keywordStart >= 0 && text.startsWith(keyword, keywordStart) && !isAsciiWordCharacter(text.charCodeAt(keywordStart - 1)) && !(text.charCodeAt(keywordStart - 1) >= 128)) return true;
+  }
+  return false;
+}
+
+/**
  * Whether the attribute name at `start` can follow one of `receivers` and a dot, as far as its line
  * tells: the dot and the name before it on the same line, blanks between. A line break (or a
  * continuation, or a comment) between them, or a name that is not ASCII, leaves it to the tree.
@@ -1071,11 +1095,13 @@ export function identifiersSpelled(
  * The identifiers spelled as any of `names`, in document order: `identifiersSpelled` for several
  * names in one search of the text instead of one per name (a file with hundreds of tasks asks for
  * their names together).
+ * With `wanted`, only the spellings it accepts (from the text around them) are looked up in the tree.
  */
-export function identifiersSpelledAny(tree: Tree, text: string, names: Iterable<string>): SyntaxNode[] {
+export function identifiersSpelledAny(tree: Tree, text: string, names: Iterable<string>, wanted?: (start: number, end: number) => boolean): SyntaxNode[] {
   const root = tree.rootNode;
   const found: SyntaxNode[] = [];
   for (const [start, end] of wordsSpelled(text, [...new Set(names)].filter((name) => name.length > 0))) {
+    if (wanted && !wanted(start, end)) continue;
     const node = root.descendantForIndex(start, end);
     if (node.type === "identifier" && node.startIndex === start && node.endIndex === end) found.push(node);
   }
