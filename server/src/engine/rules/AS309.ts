@@ -1,6 +1,6 @@
 import { insertAt } from "../fixes/edits";
 import { Rule } from "./rule";
-import { ClassInfo, FunctionInfo, SemanticModel } from "../airflow/model";
+import { ClassInfo, FunctionInfo } from "../airflow/model";
 import { attributeCalls } from "../syntax/parser";
 import { ABSTRACT_METHODS, MIXIN_PROVIDER_OPERATORS, MixinMethod, ResumableOperators, decoratorNames } from "../airflow/resumableOperators";
 import { codeSpan } from "../syntax/markdown";
@@ -64,6 +64,13 @@ export const AS309: Rule = {
     facts.mentionsAny(ABSTRACT_METHODS.map((m) => m.name)) && facts.includes("class") && (workspace !== undefined || facts.mentionsAny(["ResumableJobMixin", ...MIXIN_PROVIDER_OPERATORS])),
   check(context) {
     const { model, report } = context;
+    // Whether the file calls each method by its name, asked once per name: the classes of a file often repeat one mistake.
+    const called = new Map<string, boolean>();
+    const calledInFile = (name: string) => {
+      let answer = called.get(name);
+      if (answer === undefined) called.set(name, (answer = attributeCalls(model.tree, model.text, [name]).length > 0));
+      return answer;
+    };
     for (const cls of ResumableOperators.of(context).classes) {
       for (const method of ABSTRACT_METHODS) {
         const override = cls.methods.get(method.name);
@@ -81,7 +88,7 @@ export const AS309: Rule = {
         report({
           node: override.nameNode,
           message: `${codeSpan(`${cls.name}.${method.name}`)} ${what}: ${fails}.${when} The mixin passes its arguments positionally, ${codeSpan(expected)}; take ${names} as ${parameters}.`,
-          fix: keywordOnly.length > 0 ? undefined : addParameters(model, cls, override, missing),
+          fix: keywordOnly.length > 0 ? undefined : addParameters(cls, override, missing, calledInFile(override.name)),
         });
       }
     }
@@ -106,15 +113,14 @@ function missingParameters(override: FunctionInfo, method: MixinMethod): { missi
   return { missing, keywordOnly };
 }
 
-function addParameters(model: SemanticModel, cls: ClassInfo, override: FunctionInfo, missing: readonly string[]) {
+/** `calledInFile`: whether the file calls a method of the override's name (found from the name's occurrences in the text). */
+function addParameters(cls: ClassInfo, override: FunctionInfo, missing: readonly string[], calledInFile: boolean) {
   const positional = override.parameters.filter((p) => p.kind === "positional");
   const last = positional[positional.length - 1];
   const withDefault = last.default !== undefined;
   const added = missing.map((name) => (withDefault ? `${name}=None` : name)).join(", ");
   const body = override.node.childForFieldName("body");
   const usesName = body !== null && body.descendantsOfType("identifier").some((id) => missing.includes(id.text));
-  // Found from the name's occurrences in the text: listing every call of the file cost more than the rest of the lint after an edit.
-  const calledInFile = attributeCalls(model.tree, model.text, [override.name]).length > 0;
   return {
     title: `Add ${missing.join(", ")} to ${cls.name}.${override.name}`,
     safe: !usesName && !calledInFile,
