@@ -73,6 +73,18 @@ describe("imports and qualified names", () => {
     bound.importBindings();
     assert.equal(bound.importsFrom("airflow"), false);
   });
+  test("the imports of functions and classes are bound after the module scope was bound whole", () => {
+    const text = ["import os", "from datetime import datetime", "def f():", "    from airflow.sdk import task", "    return task", "class C:", "    import json", "x = os.path"].join("\n");
+    const document = new PythonDocument("file:///dag.py", text);
+    const upFront = new SemanticModel(document.tree, document.getText());
+    upFront.allBindings();
+    const moduleFirst = new SemanticModel(document.tree, document.getText());
+    moduleFirst.bindingsOfScope(moduleFirst.module);
+    assert.equal(moduleFirst.moduleBoundWhole, true);
+    const shown = (m: SemanticModel) => m.importBindings().map((b) => `${b.name}:${b.qualifiedName}@${b.target.startIndex}`).sort();
+    assert.deepEqual(shown(moduleFirst), shown(upFront));
+    assert.deepEqual(shown(moduleFirst), ["datetime:datetime.datetime@31", "json:json@118", "os:os@7", "task:airflow.sdk.task@77"]);
+  });
 });
 
 describe("tasks, callables, DAGs and classes", () => {

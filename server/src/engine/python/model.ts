@@ -292,9 +292,15 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
     for (const statement of this.importStatements()) this.bindStatement(statement);
   }
 
-  /** The file's import statements, in the order of the text, found from their keyword. */
+  /**
+   * The file's import statements, in the order of the text, found from their keyword; once the
+   * module scope is bound whole, only those in the bodies of its functions and classes (the
+   * module's own are bound already, and a file's imports are mostly the module's).
+   */
   private *importStatements(): Generator<SyntaxNode> {
+    const nested = this.completeScopes.has(this.module) ? this.nestedBodies(this.module) : undefined;
     for (let start = this.text.indexOf("import"); start >= 0; start = this.text.indexOf("import", start + 1)) {
+      if (nested && !insideAny(nested, start)) continue;
       const keyword = this.root.descendantForIndex(start, start + "import".length);
       const statement = keyword.type === "import" ? keyword.parent : undefined;
       if (statement && (statement.type === "import_statement" || statement.type === "import_from_statement")) yield statement;
@@ -849,6 +855,18 @@ export function bindingNodes(tree: Tree, text: string, within?: OffsetRange, ski
     }
   }
   return found;
+}
+
+/** Whether `offset` lies in one of `ranges` (in order, not overlapping). */
+function insideAny(ranges: readonly OffsetRange[], offset: number): boolean {
+  let low = 0;
+  let high = ranges.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (ranges[middle].end <= offset) low = middle + 1;
+    else high = middle;
+  }
+  return low < ranges.length && ranges[low].start <= offset;
 }
 
 /** The parts of `range` outside `skipped` (in order, not overlapping). */
