@@ -4,7 +4,7 @@
  * builds on it. Built once per parse; calls are worked out on first use.
  */
 import { analysis, AnalysisContext } from "../context";
-import { identifiersSpelled, statementsAt, SyntaxNode, Tree } from "../syntax/parser";
+import { identifiersSpelled, insideAny, statementsAt, SyntaxNode, Tree } from "../syntax/parser";
 import { DefinitionPlace, definitionNodeAt, definitionsFound, knownDefinitions, knownDefinitionsIn } from "./definitions";
 import { Binding, BindingSource, Scope } from "./scope";
 import { callArguments, CallArguments, dottedParts, unparenthesize } from "../syntax/nodes";
@@ -697,7 +697,6 @@ class DefinedClass<F extends FunctionInfo> extends Definition implements ClassIn
   }
 }
 
-/** Past this many names bound one by one, binding every statement at once costs less. */
 /**
  * Whether the last lint of the document ended up binding every statement of the module scope, as
  * one of a file whose rules look up many module names does (the operators of its `with DAG(...)`
@@ -707,6 +706,7 @@ class DefinedClass<F extends FunctionInfo> extends Definition implements ClassIn
  */
 export const moduleBoundWholeLastTime = analysis<boolean>("module scope bound whole by the last lint", () => false);
 
+/** Past this many names bound one by one, binding every statement at once costs less. */
 const MAX_NAMES_BOUND_ONE_BY_ONE = 64;
 /** Past this many spellings of one name, binding every statement at once costs less. */
 const MAX_SPELLINGS_LOOKED_UP = 256;
@@ -824,17 +824,14 @@ export function bindingNodes(tree: Tree, text: string, within?: OffsetRange, ski
   for (const entry of byStatement.values()) {
     const statement = entry.statement;
     let tokens = entry.tokens;
-    // The `=` and the `:` of an expression statement bind only as its assignments' own (`a = b =
-    // f(x=1)`, `x: int`): a keyword argument's or a default's `=`, and a dict's, a lambda's or a
-    // slice's `:`, is no binding, and each would be looked up natively (a module's dict constants
-    // hold hundreds).
-    if (statement.type === "expression_statement" && tokens.some((t) => t.token === "=" || t.token === ":")) {
-      for (let node: SyntaxNode | null = statement.namedChildren[0] ?? null; node?.type === "assignment"; node = node.childForFieldName("right")) found.push(node);
-      tokens = tokens.filter((t) => t.token !== "=" && t.token !== ":");
-    } else if (statement.type !== "expression_statement") {
-      // Outside an expression statement an `=` or a `:` is a keyword argument's, a default's, a
-      // parameter's annotation, a dict's, a block's: never a binding (a `with DAG(...)` header and
-      // a task's decorator hold many).
+    // An `=` or a `:` binds only as an expression statement's assignments' own (`a = b = f(x=1)`,
+    // `x: int`); any other is a keyword argument's, a default's, an annotation of a parameter, a
+    // dict's, a lambda's, a slice's or a block's, and each would be looked up natively (a module's
+    // dict constants, `with DAG(...)` headers and task decorators hold hundreds).
+    if (tokens.some((t) => t.token === "=" || t.token === ":")) {
+      if (statement.type === "expression_statement") {
+        for (let node: SyntaxNode | null = statement.namedChildren[0] ?? null; node?.type === "assignment"; node = node.childForFieldName("right")) found.push(node);
+      }
       tokens = tokens.filter((t) => t.token !== "=" && t.token !== ":");
     }
     // `import`, `for`, `global` and `nonlocal` bind as the statement that begins with them.
@@ -855,18 +852,6 @@ export function bindingNodes(tree: Tree, text: string, within?: OffsetRange, ski
     }
   }
   return found;
-}
-
-/** Whether `offset` lies in one of `ranges` (in order, not overlapping). */
-function insideAny(ranges: readonly OffsetRange[], offset: number): boolean {
-  let low = 0;
-  let high = ranges.length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (ranges[middle].end <= offset) low = middle + 1;
-    else high = middle;
-  }
-  return low < ranges.length && ranges[low].start <= offset;
 }
 
 /** The parts of `range` outside `skipped` (in order, not overlapping). */

@@ -595,14 +595,12 @@ export function mayBeCalledOrAttributed(text: string, end: number): boolean {
 
 /** Whether the word starting at `start` is the name a `def` or `class` on its line defines (`def load(`). */
 export function isDefinedName(text: string, start: number): boolean {
-  let at = start - 1;
-  while (at >= 0 && (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9)) at--;
-  if (at === start - 1) return false;
-  for (const keyword of ["def", "class"]) {
-    const keywordStart = at - keyword.length + 1;
-    if (keywordStart >= 0 && text.startsWith(keyword, keywordStart) && !isAsciiWordCharacter(text.charCodeAt(keywordStart - 1)) && !(text.charCodeAt(keywordStart - 1) >= 128)) return true;
-  }
-  return false;
+  const before = blanksBefore(text, start);
+  if (before < 0 || before === start) return false;
+  const keywordStart = wordBefore(text, before);
+  if (keywordStart > 0 && text.charCodeAt(keywordStart - 1) >= 128) return false;
+  const keyword = text.slice(keywordStart, before);
+  return keyword === "def" || keyword === "class";
 }
 
 /**
@@ -611,19 +609,14 @@ export function isDefinedName(text: string, start: number): boolean {
  * continuation, or a comment) between them, or a name that is not ASCII, leaves it to the tree.
  */
 function mayFollowReceiver(text: string, start: number, receivers: ReadonlySet<string>): boolean {
-  let at = start - 1;
-  while (at >= 0 && (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9)) at--;
-  const before = text.charCodeAt(at);
-  if (before === 10 || before === 13 || before === 92 /* \ */) return true;
-  if (before !== 46 /* . */) return false;
-  at--;
-  while (at >= 0 && (text.charCodeAt(at) === 32 || text.charCodeAt(at) === 9)) at--;
-  const last = text.charCodeAt(at);
-  if (last === 10 || last === 13 || last === 92 || last >= 128) return true;
-  let wordStart = at + 1;
-  while (wordStart > 0 && isAsciiWordCharacter(text.charCodeAt(wordStart - 1))) wordStart--;
-  if (wordStart > 0 && text.charCodeAt(wordStart - 1) >= 128) return true;
-  return receivers.has(text.slice(wordStart, at + 1));
+  const dot = blanksBefore(text, start);
+  if (dot < 0 || text.charCodeAt(dot - 1) === 92 /* \ */) return true;
+  if (text.charCodeAt(dot - 1) !== 46 /* . */) return false;
+  const objectEnd = blanksBefore(text, dot - 1);
+  if (objectEnd < 0 || text.charCodeAt(objectEnd - 1) === 92 || text.charCodeAt(objectEnd - 1) >= 128) return true;
+  const objectStart = wordBefore(text, objectEnd);
+  if (objectStart > 0 && text.charCodeAt(objectStart - 1) >= 128) return true;
+  return receivers.has(text.slice(objectStart, objectEnd));
 }
 
 /**
@@ -946,11 +939,8 @@ function mayOpenCallOf(text: string, open: number, names: ReadonlySet<string>, m
   const before = blanksBefore(text, start);
   if (before < 0) return true;
   const afterDot = text.charCodeAt(before - 1) === 46; /* . */
-  if (names.has(word) && !afterDot) {
-    // `class Name(` and `def name(` define, they do not call.
-    const previous = text.slice(wordBefore(text, before), before);
-    if (previous !== "class" && previous !== "def") return true;
-  }
+  // `class Name(` and `def name(` define, they do not call.
+  if (names.has(word) && !afterDot && !isDefinedName(text, start)) return true;
   if (word !== method || !afterDot) return false;
   const objectEnd = blanksBefore(text, before - 1);
   return objectEnd < 0 || names.has(text.slice(wordBefore(text, objectEnd), objectEnd));
@@ -1155,6 +1145,12 @@ function identifiersFound(searchRoot: SyntaxNode, text: string, textStart: numbe
     if (node.type === "identifier" && node.startIndex === textStart + start && node.endIndex === textStart + end) found.push(node);
   }
   return found;
+}
+
+/** Whether `offset` lies in one of `ranges` (in order, not overlapping). */
+export function insideAny(ranges: readonly OffsetRange[], offset: number): boolean {
+  const at = firstEndingAfter(ranges, offset);
+  return at < ranges.length && ranges[at].start <= offset;
 }
 
 /** The index of the first of `ranges` (in order, not overlapping) that ends after `offset`, searched from `from`. */
