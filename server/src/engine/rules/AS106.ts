@@ -114,8 +114,9 @@ export const AS106: Rule = {
  * file (about 50 ms on a 10,000-line one), and the names are in few strings, if any.
  */
 function oldKeyReads(model: SemanticModel, text: string, regions: readonly OffsetRange[] | undefined): { subscripts: SyntaxNode[]; getCalls: SyntaxNode[] } {
-  const subscripts: SyntaxNode[] = [];
-  const getCalls: SyntaxNode[] = [];
+  // By id: a subscript of two old names (`x["task_state", "asset_store"]`) is found from each.
+  const subscripts = new Map<number, SyntaxNode>();
+  const getCalls = new Map<number, SyntaxNode>();
   for (const { start, end } of regions ?? [{ start: 0, end: text.length }]) {
     for (const content of oldNameContents(model, text, start, end)) {
       const string = content.parent;
@@ -124,16 +125,16 @@ function oldKeyReads(model: SemanticModel, text: string, regions: readonly Offse
       // A read that reaches past the region is another region's, or no region's.
       const inside = (read: SyntaxNode) => read.startIndex >= start && read.endIndex <= end;
       if (holder.type === "subscript") {
-        if (holder.childrenForFieldName("subscript").some((index) => index.id === string.id) && inside(holder)) subscripts.push(holder);
+        if (holder.childrenForFieldName("subscript").some((index) => index.id === string.id) && inside(holder)) subscripts.set(holder.id, holder);
       } else if (holder.type === "argument_list" && holder.firstNamedChild?.id === string.id) {
         const call = holder.parent;
         const callee = call?.type === "call" ? call.childForFieldName("function") : null;
-        if (call && callee?.type === "attribute" && callee.childForFieldName("attribute")?.text === "get" && inside(call)) getCalls.push(call);
+        if (call && callee?.type === "attribute" && callee.childForFieldName("attribute")?.text === "get" && inside(call)) getCalls.set(call.id, call);
       }
     }
   }
   const inOrder = (a: SyntaxNode, b: SyntaxNode) => a.startIndex - b.startIndex;
-  return { subscripts: uniqueNodes(subscripts).sort(inOrder), getCalls: uniqueNodes(getCalls).sort(inOrder) };
+  return { subscripts: [...subscripts.values()].sort(inOrder), getCalls: [...getCalls.values()].sort(inOrder) };
 }
 
 /**
@@ -157,12 +158,6 @@ function oldNameContents(model: SemanticModel, text: string, from: number, to: n
     }
   }
   return found;
-}
-
-function uniqueNodes(nodes: readonly SyntaxNode[]): SyntaxNode[] {
-  const byId = new Map<number, SyntaxNode>();
-  for (const node of nodes) byId.set(node.id, node);
-  return [...byId.values()];
 }
 
 /** The old names without their last three letters: `task_st` (`task_state`, `task_store`), `asset_st`. */
