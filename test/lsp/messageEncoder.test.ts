@@ -9,6 +9,7 @@ import { describe, test } from "node:test";
 import { StreamMessageReader, type Diagnostic as LspDiagnostic, type Message } from "vscode-languageserver/node";
 import { toLspDiagnostic } from "../../server/src/lsp/diagnostics";
 import { MessageEncoder, MIN_CACHED_LIST_LENGTH, StreamFrameWriter } from "../../server/src/lsp/messageEncoder";
+import { Random } from "../bench/random";
 
 /** The JSON text of a framed message, checked against its header. */
 function text(encoder: MessageEncoder, message: Message): string {
@@ -27,8 +28,8 @@ function diagnostic(line: number, message = `found "here" at ${line}\n\u00e9\u20
   return toLspDiagnostic(URI, { code: "AS101", severity: "warning", message, range, related: related ? { message: "Another call", ranges: [range, { ...range, start: { line: line + 2, character: 0 } }] } : undefined });
 }
 
-function publish(diagnostics: LspDiagnostic[], version?: number): Message {
-  const params: Record<string, unknown> = { uri: URI };
+function publish(diagnostics: LspDiagnostic[], version?: number, uri = URI): Message {
+  const params: Record<string, unknown> = { uri };
   if (version !== undefined) params.version = version;
   params.diagnostics = diagnostics;
   return { jsonrpc: "2.0", method: "textDocument/publishDiagnostics", params } as Message;
@@ -50,6 +51,36 @@ describe("MessageEncoder", () => {
     const second = text(encoder, publish([...kept, diagnostic(40)], 2));
     assert.deepEqual(JSON.parse(first).params.diagnostics, JSON.parse(JSON.stringify(kept)));
     assert.deepEqual(JSON.parse(second).params.diagnostics, JSON.parse(JSON.stringify([...kept, diagnostic(40)])));
+  });
+
+  test("lists that change as edits change them are written as JSON.stringify writes them, for several documents", () => {
+    const random = new Random(9);
+    const encoder = new MessageEncoder();
+    const uris = [URI, "file:///dags/other.py"];
+    const lists = new Map(uris.map((uri) => [uri, Array.from({ length: MIN_CACHED_LIST_LENGTH + 20 }, (_, i) => diagnostic(i, `finding ${i}`, i % 5 === 0))]));
+    let made = 1000;
+    const fresh = () => diagnostic(made++, `new finding ${made}`, random.chance(0.3));
+    for (let round = 0; round < 300; round++) {
+      const uri = random.pick(uris);
+      let list = [...lists.get(uri)!];
+      const at = random.int(0, list.length);
+      const edit = random.int(0, 6);
+      if (edit === 0) list.splice(at, random.int(1, 3), ...Array.from({ length: random.int(0, 3) }, fresh));
+      else if (edit === 1) list.splice(at, 0, ...Array.from({ length: random.int(1, 3) }, fresh));
+      else if (edit === 2) list.splice(at, random.int(1, 5));
+      // Findings after the edit moved a line: new objects, as DiagnosticLists makes them.
+      else if (edit === 3) list = [...list.slice(0, at), ...list.slice(at).map((d) => ({ ...d, range: { start: { ...d.range.start, line: d.range.start.line + 1 }, end: { ...d.range.end, line: d.range.end.line + 1 } } }))];
+      // Two places changed at once, one finding written twice, the list reversed: whatever an update makes.
+      else if (edit === 4) list = list.map((d, i) => (i === at || i === (at * 7) % list.length ? fresh() : d));
+      else if (edit === 5) list.splice(at, 0, list[Math.min(at, list.length - 1)]);
+      else list.reverse();
+      // Now and then a short list (a document with few findings left, or closed), then long ones again.
+      if (random.chance(0.05)) list = list.slice(0, random.int(0, MIN_CACHED_LIST_LENGTH - 1));
+      while (list.length < MIN_CACHED_LIST_LENGTH && random.chance(0.9)) list.push(fresh());
+      lists.set(uri, list);
+      const message = publish(list, round, uri);
+      assert.equal(text(encoder, message), JSON.stringify(message), `round ${round}, edit ${edit}`);
+    }
   });
 
   test("other messages are written as JSON.stringify writes them", () => {
