@@ -158,14 +158,30 @@ export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/**
+ * Items done between two turns of the event loop. A check that waits for nothing (a file read
+ * synchronously, no baseline to ask git for) settles at once, so a run of them never returned to
+ * the event loop, and Node runs the finalizers of the handles V8 collected only there:
+ * node-tree-sitter frees a tree's native memory in its handle's finalizer, so every tree parsed
+ * stayed in memory to the end (4,000 DAG files on one thread: 690 MB, 2.4 s of it the kernel's
+ * paging; with a turn every 25 files, 210 MB and 0.45 s).
+ */
+export const ITEMS_PER_EVENT_LOOP_TURN = 25;
+
 /** Runs `work` over the items with at most `limit` in flight; results keep the items' order. */
 export async function mapConcurrently<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
+  let done = 0;
+  /** The turn of the event loop every item waits for before it starts, once one is due: the loop turns only when no item is left to run. */
+  let turn: Promise<void> | undefined;
   const worker = async () => {
-    while (next < items.length) {
+    for (;;) {
+      if (turn) await turn;
+      if (next >= items.length) return;
       const index = next++;
       results[index] = await work(items[index]);
+      if (++done % ITEMS_PER_EVENT_LOOP_TURN === 0) turn ??= new Promise((resolve) => setImmediate(() => resolve((turn = undefined))));
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
