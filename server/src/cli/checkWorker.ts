@@ -42,8 +42,13 @@ export function serveChecks(): void {
       port.close();
       return;
     }
-    void mapConcurrently(message.batch, concurrentFiles, async ({ index, file }) => ({ index, outcome: await checkFile(file, settings).catch((error: unknown) => crashedOutcome(file, error)) })).then(
-      (outcomes) => post({ type: "checked", outcomes }),
-    );
+    // Each batch starts on a turn of the event loop of its own: the port hands over every message
+    // waiting in one go, and the next batch is always waiting (BATCHES_IN_FLIGHT), so the finalizers
+    // that free the trees of checked files (files.ts) would otherwise wait for the last batch.
+    setImmediate(() => {
+      void mapConcurrently(message.batch, concurrentFiles, async ({ index, file }) => ({ index, outcome: await checkFile(file, settings).catch((error: unknown) => crashedOutcome(file, error)) })).then(
+        (outcomes) => post({ type: "checked", outcomes }),
+      );
+    });
   });
 }
