@@ -91,9 +91,15 @@ export function runWorkspaceCheckWorker(): void {
         baselines = message.trusted ? new GitBaselines({ onProblem: log }) : undefined;
         break;
       case "check":
-        check(message.uri, message.path, message.overrides).then(
-          (result) => post({ type: "checked", id: message.id, ...result }),
-          (error: unknown) => post({ type: "failed", id: message.id, message: errorText(error) }),
+        // Each check starts on a turn of the event loop of its own: the port hands over every
+        // message waiting in one go, and the next checks always wait (IN_FLIGHT_PER_THREAD), so
+        // the finalizers that free the native memory of checked files' trees would otherwise wait
+        // until the thread ran out of checks.
+        setImmediate(() =>
+          check(message.uri, message.path, message.overrides).then(
+            (result) => post({ type: "checked", id: message.id, ...result }),
+            (error: unknown) => post({ type: "failed", id: message.id, message: errorText(error) }),
+          ),
         );
         break;
       case "filesChanged":
