@@ -72,14 +72,15 @@ function main(): void {
     const noCache = hasNoCache ? ["--no-cache"] : [];
     const output = path.join(scratch, "stdout.txt");
     const cli = (...args: string[]) => lintCorpus(root, output, args);
-    const bare = () => timeProcess(process.execPath, [BARE_PARSE, root], { stdio: "ignore" });
+    const bare = (...args: string[]) => timeProcess(process.execPath, [BARE_PARSE, root, ...args], { stdio: "ignore" });
 
-    const samples = { parse: [] as number[], cli: [] as number[], withoutAs301: [] as number[], oneThread: [] as number[] };
+    const samples = { parse: [] as number[], parseFreeingTrees: [] as number[], cli: [] as number[], withoutAs301: [] as number[], oneThread: [] as number[] };
     const oneThread = { ...process.env, AIRFLOW_STATE_LINT_THREADS: "1" };
     let as301Findings = -1;
     const rounds = roundsWithinBudget(envNumber("BENCH_CLI_RUNS", 5), envNumber("BENCH_CLI_BUDGET_S", 90) * 1000, (round) => {
       // Alternated within each round, so a busy neighbour on the machine slows all three alike.
       samples.parse.push(bare());
+      samples.parseFreeingTrees.push(bare("--free-trees"));
       samples.cli.push(cli(...noCache));
       if (round === 0) as301Findings = (fs.readFileSync(output, "utf8").match(/AS301/g) ?? []).length;
       samples.withoutAs301.push(cli(...noCache, "--ignore", "AS301"));
@@ -92,13 +93,15 @@ function main(): void {
     console.log("");
     console.log(`CLI benchmark: ${corpus.files} files (${(corpus.characters / 1e6).toFixed(1)} M characters) committed in a git repository, ${corpus.renamed.length} external_id_keys renamed since`);
     console.log(`  median of ${rounds} alternating round(s) of whole processes${hasNoCache ? ", the CLI with --no-cache" : ""}`);
-    console.log(row("bare tree-sitter parse of every *.py (bareParse.js)", formatMs(parseMs)));
+    console.log(row("bare tree-sitter parse of every *.py (bareParse.js, as the shared probe)", formatMs(parseMs)));
+    console.log(row("the same parse, freeing the trees as it goes (--free-trees, as the CLI)", formatMs(median(samples.parseFreeingTrees))));
     const cliName = `node ${path.relative(fromRoot(), CLI)}`;
     console.log(row(`${cliName} --exit-zero${noCache.map((o) => ` ${o}`).join("")}`, formatMs(cliMs)));
     console.log(row(`${cliName} --exit-zero${noCache.map((o) => ` ${o}`).join("")} --ignore AS301`, formatMs(withoutMs)));
     console.log(row("AS301 findings reported (renamed keys and the classes deriving from them)", String(as301Findings)));
     console.log("Ratios (lower is better):");
     console.log(targetRow("CLI / bare parse", cliMs / parseMs, 1.3));
+    console.log(row("CLI / bare parse freeing its trees (the probe keeps every tree, and pays for it)", (cliMs / median(samples.parseFreeingTrees)).toFixed(3)));
     console.log(row("CLI --ignore AS301 / bare parse", (withoutMs / parseMs).toFixed(3)));
     console.log(row("CLI / CLI --ignore AS301 (what AS301's baseline costs)", (cliMs / withoutMs).toFixed(3)));
     const cores = os.availableParallelism();
