@@ -3,11 +3,11 @@
  * `git cat-file --batch` per repository, and every way of having no baseline.
  */
 import assert from "node:assert/strict";
-import { ChildProcessWithoutNullStreams, spawn, spawnSync } from "node:child_process";
+import { ChildProcessWithoutNullStreams, execFile, spawn, spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { after, describe, test } from "node:test";
-import { BatchSpawner, committedText, GitBaselines, MAX_BASELINE_BYTES } from "../../server/src/engine/project/git";
+import { BatchSpawner, committedText, GitBaselines, GitRunner, MAX_BASELINE_BYTES } from "../../server/src/engine/project/git";
 import { git } from "../support/git";
 import { fromRoot } from "../support/paths";
 import { TempFolder } from "../support/tempFolder";
@@ -84,6 +84,31 @@ describe("GitBaselines", () => {
       git(folder.root, "add", ".");
       git(folder.root, "commit", "-q", "-m", "now a repository");
       assert.equal(await baselines.committedText(folder.file("a.py")), "later = 1\n");
+    } finally {
+      baselines.dispose();
+    }
+  });
+
+  test("files outside any repository are answered without starting git, until the folder becomes one", async () => {
+    const folder = new TempFolder("git-baselines-outside-many-");
+    folders.push(folder);
+    const files = Array.from({ length: 12 }, (_, i) => `dags/team_${i % 3}/f${i}.py`);
+    for (const file of files) folder.write(file, `f = ${file.length}\n`);
+    const asked: string[] = [];
+    const runGit: GitRunner = (args, cwd, timeoutMs) => {
+      asked.push(cwd);
+      return new Promise((resolve) => execFile("git", args, { cwd, timeout: timeoutMs }, (error, stdout) => resolve(error ? undefined : stdout)));
+    };
+    const baselines = new GitBaselines({ runGit });
+    try {
+      for (const file of files) assert.equal(await baselines.committedText(folder.file(file)), undefined);
+      assert.deepEqual(asked, [], "no folder above these files holds a .git");
+      git(folder.root, "init", "-q", "--template=");
+      git(folder.root, "add", ".");
+      git(folder.root, "commit", "-q", "-m", "now a repository");
+      assert.equal(await baselines.committedText(folder.file(files[0])), `f = ${files[0].length}\n`);
+      assert.equal(await baselines.committedText(folder.file(files[5])), `f = ${files[5].length}\n`);
+      assert.equal(asked.length, 1, `one git process asked for the top level: ${asked.join(", ")}`);
     } finally {
       baselines.dispose();
     }

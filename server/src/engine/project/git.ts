@@ -25,9 +25,12 @@ export function isUsableRevision(revision: string): boolean {
   return revision.trim() !== "" && !revision.startsWith("-");
 }
 
+/** Runs one git command in `cwd`: its standard output, or undefined when it fails. Replaceable so tests can count the processes. */
+export type GitRunner = (args: string[], cwd: string, timeoutMs: number) => Promise<string | undefined>;
+
 /** The git top level of `directory`, with symlinks resolved as git reports it, or undefined outside a work tree. */
-async function topLevelOf(directory: string, timeoutMs: number): Promise<string | undefined> {
-  const top = await git(["rev-parse", "--show-toplevel"], directory, timeoutMs);
+async function topLevelOf(directory: string, timeoutMs: number, run: GitRunner = git): Promise<string | undefined> {
+  const top = await run(["rev-parse", "--show-toplevel"], directory, timeoutMs);
   return top?.trim() || undefined;
 }
 
@@ -57,6 +60,10 @@ function showAt(top: string, relative: string, revision: string, cwd: string, ti
   return git(["show", "--end-of-options", `${revision}:${relative}`, "--"], cwd, timeoutMs);
 }
 
+/** `knownTopLevel`'s answer for a folder with no `.git` in it or in any folder above it. */
+const OUTSIDE_ANY_REPOSITORY = Symbol("outside any repository");
+const NO_TOP_LEVEL: Promise<string | undefined> = Promise.resolve(undefined);
+
 /** Starts `git cat-file --batch` in a repository; replaceable so tests can count the processes. */
 export type BatchSpawner = (top: string) => ChildProcessWithoutNullStreams;
 
@@ -66,6 +73,8 @@ export interface GitBaselinesOptions {
   /** How long one answer may take before its process is given up (default 5 s). */
   timeoutMs?: number;
   spawnBatch?: BatchSpawner;
+  /** Runs the one-off commands (`git rev-parse --show-toplevel`). */
+  runGit?: GitRunner;
   /** Told, once per repository, why its git process stopped answering. */
   onProblem?: (message: string) => void;
 }
@@ -113,7 +122,8 @@ export class GitBaselines {
   private topLevel(directory: string): Promise<string | undefined> {
     let top = this.topLevels.get(directory);
     if (!top) {
-      const answer = this.knownTopLevel(directory) ?? this.askTopLevel(directory);
+      const found = this.knownTopLevel(directory);
+      const answer = found === OUTSIDE_ANY_REPOSITORY ? NO_TOP_LEVEL : (found ?? this.askTopLevel(directory));
       this.topLevels.set(directory, answer);
       // Only a repository is remembered: a folder that is not in one yet (or whose git failed) may be after a `git init`.
       void answer.then((found) => {
@@ -126,7 +136,7 @@ export class GitBaselines {
 
   /** Asks git; the folders between `directory` and its top level hold no `.git` (git would have stopped there), so they share the answer. */
   private askTopLevel(directory: string): Promise<string | undefined> {
-    const asked = topLevelOf(directory, this.timeoutMs);
+    const asked = topLevelOf(directory, this.timeoutMs, this.options.runGit);
     void asked.then((top) => {
       if (!top || !directory.startsWith(top + path.sep)) return;
       for (let current = path.dirname(directory); ; current = path.dirname(current)) {
@@ -141,12 +151,14 @@ export class GitBaselines {
    * The answer for `directory` without running git, when it is below a folder already asked about
    * and no folder on the way holds a `.git` (a nested repository, a submodule): git looks up for
    * `.git` in the same way, so it would give the same answer. One git process per repository then
-   * answers for all its folders.
+   * answers for all its folders. When no folder up to the root holds a `.git`, git would find no
+   * work tree either (unless `GIT_DIR` names one): the folder is outside any repository, and asking
+   * git for each of its files would start a process per file for that answer.
    */
-  private knownTopLevel(directory: string): Promise<string | undefined> | undefined {
+  private knownTopLevel(directory: string): Promise<string | undefined> | typeof OUTSIDE_ANY_REPOSITORY | undefined {
     for (let current = directory; !existsSync(path.join(current, ".git")); ) {
       const parent = path.dirname(current);
-      if (parent === current) return undefined;
+      if (parent === current) return process.env.GIT_DIR ? undefined : OUTSIDE_ANY_REPOSITORY;
       const known = this.topLevels.get(parent);
       if (known) return known;
       current = parent;
