@@ -482,6 +482,8 @@ describe("workspace trust and the git baseline", () => {
     gitLog = path.join(directory, "git-calls.log");
     fs.writeFileSync(path.join(bin, "git"), `#!/bin/sh\necho "$*" >> "${gitLog}"\nexit 128\n`, { mode: 0o755 });
     env = { ...process.env, PATH: `${bin}${path.delimiter}${process.env.PATH ?? ""}` };
+    // The files are in what may be a repository, so git is asked (outside any, no git is needed to tell).
+    fs.mkdirSync(path.join(directory, ".git"));
     const dag = path.join(directory, "dag.py");
     fs.writeFileSync(dag, DAG);
     dagUri = fileUri(dag);
