@@ -3,8 +3,9 @@
  * the project's own binding and nothing else (as /work/shared/bench/parse_corpus.js). Hidden
  * folders (.git, caches) hold no DAG code and are not searched.
  *
- * With `--free-trees`, it returns to the event loop every ITEMS_PER_EVENT_LOOP_TURN files, as the
- * CLI does (cli/files.ts), so that Node runs the finalizers that free the trees already parsed.
+ * With `--free-trees`, it parses through the CLI's own `mapConcurrently` (cli/files.ts), which
+ * returns to the event loop every few files, so that Node runs the finalizers that free the trees
+ * already parsed.
  * Without it, as the shared probe, every tree stays in memory to the end (about 700 MB over the
  * bench corpus), and the kernel's paging for it makes the parse about a third slower: a floor
  * the CLI, which frees them, is flattered by.
@@ -13,7 +14,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { ITEMS_PER_EVENT_LOOP_TURN } from "../../server/src/cli/files";
+import { mapConcurrently } from "../../server/src/cli/files";
 import { parsePython } from "../../server/src/engine/syntax/parser";
 
 function pythonFiles(dir: string, found: string[] = []): string[] {
@@ -35,13 +36,14 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   let characters = 0;
-  const files = pythonFiles(dir);
-  for (const [index, file] of files.entries()) {
+  const parse = (file: string) => {
     const text = fs.readFileSync(file, "utf8");
     parsePython(text);
     characters += text.length;
-    if (option && (index + 1) % ITEMS_PER_EVENT_LOOP_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
-  }
+  };
+  const files = pythonFiles(dir);
+  if (option) await mapConcurrently(files, 1, async (file) => parse(file));
+  else files.forEach(parse);
   console.log(`parsed ${files.length} files, ${characters} chars`);
 }
 

@@ -181,7 +181,14 @@ export async function mapConcurrently<T, R>(items: readonly T[], limit: number, 
       if (next >= items.length) return;
       const index = next++;
       results[index] = await work(items[index]);
-      if (++done % ITEMS_PER_EVENT_LOOP_TURN === 0) turn ??= new Promise((resolve) => setImmediate(() => resolve((turn = undefined))));
+      if (++done % ITEMS_PER_EVENT_LOOP_TURN === 0) {
+        turn ??= new Promise((resolve) =>
+          setImmediate(() => {
+            turn = undefined;
+            resolve();
+          }),
+        );
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));

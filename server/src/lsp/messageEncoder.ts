@@ -31,16 +31,15 @@ interface WrittenList {
   ends: Uint32Array;
 }
 
-/** Bytes of a frame: a range of an earlier frame, or new bytes. */
-interface Piece {
-  bytes: Uint8Array;
-  start: number;
-  end: number;
-  /** For a range of an earlier list: the list and the first of its diagnostics the range holds, to place them in the new one. */
-  from?: WrittenList;
-  first?: number;
+/** `count` diagnostics in a row of the list written last, from its `first`. */
+interface KeptRun {
+  kept: WrittenList;
+  first: number;
   count: number;
 }
+
+/** Part of a list's JSON: a run of the list written last, or one diagnostic serialised now. */
+type Piece = KeptRun | { bytes: Uint8Array };
 
 export class MessageEncoder {
   /** The long list written last for each document, by URI; a short list, as a closed document's empty one, lets it go. */
@@ -61,7 +60,7 @@ export class MessageEncoder {
     const pieces = piecesOf(diagnostics, this.written.get(uri));
     // Runs of the last list bring the commas between their diagnostics along.
     let length = open.length + CLOSE.length + pieces.length - 1;
-    for (const piece of pieces) length += piece.end - piece.start;
+    for (const piece of pieces) length += bytesOf(piece).length;
     const header = `Content-Length: ${length}\r\n\r\n`;
     const frame = Buffer.allocUnsafe(header.length + length);
     let offset = frame.write(header, 0, "latin1");
@@ -72,19 +71,21 @@ export class MessageEncoder {
     let index = 0;
     for (const piece of pieces) {
       if (index > 0) frame[offset++] = COMMA;
-      const shift = offset - piece.start;
-      frame.set(piece.bytes.subarray(piece.start, piece.end), offset);
-      if (piece.from) {
+      const bytes = bytesOf(piece);
+      frame.set(bytes, offset);
+      if ("kept" in piece) {
+        const shift = offset - piece.kept.starts[piece.first];
         for (let k = 0; k < piece.count; k++) {
-          starts[index + k] = piece.from.starts[piece.first! + k] + shift;
-          ends[index + k] = piece.from.ends[piece.first! + k] + shift;
+          starts[index + k] = piece.kept.starts[piece.first + k] + shift;
+          ends[index + k] = piece.kept.ends[piece.first + k] + shift;
         }
+        index += piece.count;
       } else {
-        starts[index] = piece.start + shift;
-        ends[index] = piece.end + shift;
+        starts[index] = offset;
+        ends[index] = offset + bytes.length;
+        index++;
       }
-      offset += piece.end - piece.start;
-      index += piece.count;
+      offset += bytes.length;
     }
     frame.set(CLOSE, offset);
     this.written.set(uri, { diagnostics, json: frame, starts, ends });
@@ -95,25 +96,29 @@ export class MessageEncoder {
 /** Where the JSON of each diagnostic of `diagnostics` comes from: runs of those `last` wrote, one piece each, and the others serialised. */
 function piecesOf(diagnostics: readonly LspDiagnostic[], last: WrittenList | undefined): Piece[] {
   const pieces: Piece[] = [];
-  let run: Piece | undefined;
+  let run: KeptRun | undefined;
   for (let i = 0; i < diagnostics.length; i++) {
     const diagnostic = diagnostics[i];
-    if (run && run.from!.diagnostics[run.first! + run.count] === diagnostic) {
+    if (run && run.kept.diagnostics[run.first + run.count] === diagnostic) {
       run.count++;
-      run.end = run.from!.ends[run.first! + run.count - 1];
       continue;
     }
     const at = last && positionIn(last, diagnostic, i, i + last.diagnostics.length - diagnostics.length);
     if (at !== undefined) {
-      run = { bytes: last!.json, start: last!.starts[at], end: last!.ends[at], from: last, first: at, count: 1 };
+      run = { kept: last!, first: at, count: 1 };
       pieces.push(run);
-      continue;
+    } else {
+      run = undefined;
+      pieces.push({ bytes: Buffer.from(JSON.stringify(diagnostic) ?? "null", "utf8") });
     }
-    run = undefined;
-    const bytes = Buffer.from(JSON.stringify(diagnostic) ?? "null", "utf8");
-    pieces.push({ bytes, start: 0, end: bytes.length, count: 1 });
   }
   return pieces;
+}
+
+/** A piece's bytes: for kept diagnostics, the span of the last frame from the first one's start to the last one's end. */
+function bytesOf(piece: Piece): Uint8Array {
+  if (!("kept" in piece)) return piece.bytes;
+  return piece.kept.json.subarray(piece.kept.starts[piece.first], piece.kept.ends[piece.first + piece.count - 1]);
 }
 
 /**

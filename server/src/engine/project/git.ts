@@ -60,9 +60,8 @@ function showAt(top: string, relative: string, revision: string, cwd: string, ti
   return git(["show", "--end-of-options", `${revision}:${relative}`, "--"], cwd, timeoutMs);
 }
 
-/** `knownTopLevel`'s answer for a folder with no `.git` in it or in any folder above it. */
-const OUTSIDE_ANY_REPOSITORY = Symbol("outside any repository");
-const NO_TOP_LEVEL: Promise<string | undefined> = Promise.resolve(undefined);
+/** The top level of a folder with no `.git` in it or in any folder above it: none. */
+const OUTSIDE_ANY_REPOSITORY: Promise<string | undefined> = Promise.resolve(undefined);
 
 /** Starts `git cat-file --batch` in a repository; replaceable so tests can count the processes. */
 export type BatchSpawner = (top: string) => ChildProcessWithoutNullStreams;
@@ -122,8 +121,7 @@ export class GitBaselines {
   private topLevel(directory: string): Promise<string | undefined> {
     let top = this.topLevels.get(directory);
     if (!top) {
-      const found = this.knownTopLevel(directory);
-      const answer = found === OUTSIDE_ANY_REPOSITORY ? NO_TOP_LEVEL : (found ?? this.askTopLevel(directory));
+      const answer = this.knownTopLevel(directory) ?? this.askTopLevel(directory);
       this.topLevels.set(directory, answer);
       // Only a repository is remembered: a folder that is not in one yet (or whose git failed) may be after a `git init`.
       void answer.then((found) => {
@@ -155,7 +153,7 @@ export class GitBaselines {
    * work tree either (unless `GIT_DIR` names one): the folder is outside any repository, and asking
    * git for each of its files would start a process per file for that answer.
    */
-  private knownTopLevel(directory: string): Promise<string | undefined> | typeof OUTSIDE_ANY_REPOSITORY | undefined {
+  private knownTopLevel(directory: string): Promise<string | undefined> | undefined {
     for (let current = directory; !existsSync(path.join(current, ".git")); ) {
       const parent = path.dirname(current);
       if (parent === current) return process.env.GIT_DIR ? undefined : OUTSIDE_ANY_REPOSITORY;
