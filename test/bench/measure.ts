@@ -44,6 +44,24 @@ export function timeProcess(command: string, args: readonly string[], options: S
   return ms;
 }
 
+/**
+ * Runs `count` copies of a process at once and returns the wall-clock milliseconds until the last
+ * ends; fails when one exits non-zero. Started by one small node process, which waits for them all.
+ */
+export function timeProcessesAtOnce(count: number, command: string, args: readonly string[]): number {
+  const waitForAll = `
+    const { spawn } = require("node:child_process");
+    const [count, command, ...args] = process.argv.slice(1);
+    let running = Number(count);
+    for (let i = 0; i < Number(count); i++) {
+      spawn(command, args, { stdio: "ignore" }).on("exit", (code, signal) => {
+        if (code !== 0) { console.error(command + " exited with " + (code ?? signal)); process.exit(1); }
+        if (--running === 0) process.exit(0);
+      });
+    }`;
+  return timeProcess(process.execPath, ["-e", waitForAll, String(count), command, ...args], { stdio: ["ignore", "ignore", "pipe"] });
+}
+
 /** An integer from the environment (for quick runs), or the default. */
 export function envNumber(name: string, fallback: number): number {
   const value = process.env[name];
