@@ -14,7 +14,9 @@ import { allRules, ContentChange, Diagnostic, ExternalClass, Fix, FixSummary, In
 import { changeBetween } from "../../server/src/engine/incremental";
 import { parsePython, SyntaxNode } from "../../server/src/engine/syntax/parser";
 import { definitionsFound } from "../../server/src/engine/python/definitions";
-import { moduleBoundWholeLastTime } from "../../server/src/engine/python/model";
+import { moduleBoundWholeLastTime, PythonModel } from "../../server/src/engine/python/model";
+import { CarriedBinding } from "../../server/src/engine/python/carriedBindings";
+import type { Scope } from "../../server/src/engine/python/scope";
 import { generateCorpus } from "../bench/corpus";
 import { examplesFile } from "../bench/benchFiles";
 
@@ -79,6 +81,30 @@ function assertDefinitionsAsFound(linter: IncrementalLinter, document: PythonDoc
   if (model) assert.deepEqual(model.definitionPlaces, definitionsFound(parsePython(document.analysedText()), document.analysedText()).places, message);
 }
 
+/** Lints whose model carried the module scope's bindings over the edit (`python/carriedBindings.ts`), so that their check is not vacuous. */
+let carriedModules = 0;
+
+/**
+ * The module bindings the last lint's model holds, their nodes read, are those a model of the text
+ * built from scratch binds: carried over an edit, or bound again.
+ */
+function assertModuleBindingsAsFound(linter: IncrementalLinter, document: PythonDocument, message: string): void {
+  const model = linter.lastModel;
+  if (!model || !model.moduleBoundWhole) return;
+  const bindings = [...model.module.bindings.values()].flat();
+  if (bindings.some((binding) => binding instanceof CarriedBinding)) carriedModules++;
+  const text = document.analysedText();
+  const fresh = new PythonModel(parsePython(text), text);
+  assert.deepEqual(moduleBindingsRead(model.module), moduleBindingsRead(fresh.module), message);
+}
+
+function moduleBindingsRead(module: Scope): string[] {
+  const place = (node: SyntaxNode | undefined) => node && `${node.type}@${node.startIndex}-${node.endIndex}:${node.text}`;
+  const read: string[] = [];
+  for (const [name, bindings] of module.bindings) for (const [i, b] of bindings.entries()) read.push(`${name}#${i} ${b.kind} ${b.qualifiedName ?? ""} ${place(b.target)} = ${place(b.value) ?? ""}`);
+  return read.sort();
+}
+
 function comparable(diagnostics: Diagnostic<FixSummary>[]): string {
   return JSON.stringify(diagnostics);
 }
@@ -120,6 +146,7 @@ describe("a lint after an edit gives what a lint from scratch gives", () => {
     assert.equal(comparable(afterEdit), comparable(lint(new PythonDocument("file:///edited.py", document.getText()), options)), `${source.name}: ${JSON.stringify(inserted)} at ${start}`);
     assert.equal(comparable(withoutEdits.lint(document, WITHOUT_EDITS)), comparable(summarised(afterEdit)), `${source.name}: ${JSON.stringify(inserted)} at ${start}, without fix edits`);
     assertDefinitionsAsFound(linter, document, `${source.name}: definitions after ${JSON.stringify(inserted)} at ${start}`);
+    assertModuleBindingsAsFound(linter, document, `${source.name}: module bindings after ${JSON.stringify(inserted)} at ${start}`);
     const modes = [linter.lastMode];
     document.update([changeAt(document, start, start + inserted.length, removed)], 3);
     const afterUndo = linter.lint(document, options);
@@ -127,6 +154,7 @@ describe("a lint after an edit gives what a lint from scratch gives", () => {
     assert.equal(document.getText(), source.text);
     assert.equal(comparable(afterUndo), comparable(lint(new PythonDocument("file:///edited.py", source.text), options)), `${source.name}: undo of ${JSON.stringify(inserted)} at ${start}`);
     assertDefinitionsAsFound(linter, document, `${source.name}: definitions after the undo of ${JSON.stringify(inserted)} at ${start}`);
+    assertModuleBindingsAsFound(linter, document, `${source.name}: module bindings after the undo of ${JSON.stringify(inserted)} at ${start}`);
     modes.push(linter.lastMode);
     return modes;
   }
@@ -176,6 +204,10 @@ describe("a lint after an edit gives what a lint from scratch gives", () => {
     });
   }
 
+  test("edits carry the module scope's bindings over where the last lint bound them whole", () => {
+    assert.ok(carriedModules > 0, "no lint carried the module bindings over: their check above was vacuous");
+  });
+
   test("edits of comment lines keep every finding unless they silence one", () => {
     assert.ok(commentEdits.lints > 200, `only ${commentEdits.lints} lints after comment edits`);
     // Code written before a comment, and a `noqa` typed into one, are linted otherwise.
@@ -220,6 +252,30 @@ describe("IncrementalLinter", () => {
     const after = linter.lint(document);
     assert.equal(linter.lastMode, "edited function");
     assert.deepEqual(after.map((d) => [d.code, d.range.start.line]), [["AS101", 6], ["AS101", 10]]);
+  });
+
+  test("typing in a task carries the module's bindings, whose nodes are those of the new tree", () => {
+    const text = examplesFile(2);
+    const document = new PythonDocument("file:///carried.py", text, 1);
+    const linter = new IncrementalLinter();
+    linter.lint(document, WITHOUT_EDITS);
+    assert.equal(linter.lastModel?.moduleBoundWhole, true, "the examples' operators bind the module scope whole");
+    const at = text.indexOf("    return ", text.indexOf("\ndef ", text.length / 2));
+    for (const [version, change] of ["x = 1\n    ", "y"].entries()) {
+      document.update([changeAt(document, at + 4, at + 4, change)], version + 2);
+      const found = linter.lint(document, WITHOUT_EDITS);
+      assert.equal(linter.lastMode, "edited function");
+      assert.equal(JSON.stringify(found), JSON.stringify(lint(new PythonDocument("file:///carried.py", document.getText()), WITHOUT_EDITS)));
+      const module: Scope = linter.lastModel!.module;
+      const carried = [...module.bindings.values()].flat().filter((binding) => binding instanceof CarriedBinding);
+      assert.ok(carried.length > 20, `${carried.length} bindings carried`);
+      for (const binding of carried) {
+        assert.equal(binding.target.tree, document.tree);
+        if (binding.kind !== "import") assert.equal(binding.target.text, binding.name);
+        assert.equal(binding.value === undefined || binding.value.tree === document.tree, true);
+      }
+      assert.deepEqual(moduleBindingsRead(module), moduleBindingsRead(new PythonModel(parsePython(document.getText()), document.getText()).module));
+    }
   });
 
   describe("an edit of a comment line", () => {

@@ -14,7 +14,8 @@ import { check, inDocumentOrder, LintOptions, LintOptionsWithEdits } from "./lin
 import type { AnalysisContext } from "./context";
 import { SemanticModel, semanticModel } from "./airflow/model";
 import { PythonDocument } from "./syntax/document";
-import { parsePython, sameScopeStatements, SyntaxNode, Tree } from "./syntax/parser";
+import { parsePython, sameScopeStatements, SyntaxNode, Tree, treeHasErrors } from "./syntax/parser";
+import { BindingPlace, placesAfterEdit } from "./python/carriedBindings";
 import { DefinitionPlace, placesMovedPast } from "./python/definitions";
 import type { FunctionInfo } from "./python/model";
 import { definitionStatement } from "./syntax/nodes";
@@ -39,7 +40,12 @@ interface PreviousLint {
   around?: StatementsAround;
   /** Whether a lint of the text bound every statement of its module scope (`moduleBoundWholeLastTime`). */
   moduleBoundWhole: boolean;
+  /** The module scope's statement bindings in `text`, worked out when a lint after an edit carries them over (`python/carriedBindings.ts`); absent when unknown. */
+  moduleBindings?: ModuleBindings;
 }
+
+/** Bindings worked out the first time they are asked for; undefined when they cannot be carried. */
+type ModuleBindings = () => readonly BindingPlace[] | undefined;
 
 /**
  * The binding statements around the function a lint re-checked, whose definition starts at `start`:
@@ -60,6 +66,8 @@ interface Outcome {
   facts?: TextFacts;
   /** The definitions of the text, when the lint carried them over without building a model. */
   definitions?: readonly DefinitionPlace[];
+  /** The module bindings of the text, when the lint carried them over without building a model. */
+  moduleBindings?: ModuleBindings;
 }
 
 /** The function an edit lies in, and what around it its findings are replaced in. */
@@ -127,9 +135,10 @@ export class IncrementalLinter {
     const definitions = outcome.definitions ?? model?.definitionPlaces;
     // A lint that built no model (an edited comment) leaves what the last one found.
     const moduleBoundWhole = model ? model.moduleBoundWhole : previous?.moduleBoundWhole === true;
+    const moduleBindings = model ? moduleBindingsOf(model) : outcome.moduleBindings;
     outcome.facts?.settle();
     this.previous = document.isRelevant()
-      ? { text, lineCount: document.lineCount, tree: document.tree, definitions, facts: outcome.facts, inputs: inputsOf(options), options, settings, diagnostics: outcome.diagnostics, around: outcome.around, moduleBoundWhole }
+      ? { text, lineCount: document.lineCount, tree: document.tree, definitions, facts: outcome.facts, inputs: inputsOf(options), options, settings, diagnostics: outcome.diagnostics, around: outcome.around, moduleBoundWhole, moduleBindings }
       : undefined;
     return outcome.diagnostics;
   }
@@ -145,13 +154,19 @@ export class IncrementalLinter {
    * parses the old text again, at a fraction of what a lint from scratch costs.
    */
   releaseTree(): void {
-    if (this.previous) this.previous.tree = undefined;
+    if (this.previous) {
+      // Worked out while the last model's nodes can still be read; the model goes with the tree.
+      const places = this.previous.moduleBindings?.();
+      this.previous.moduleBindings = places && (() => places);
+      this.previous.tree = undefined;
+    }
     this.lastContext = undefined;
   }
 
   /** The same text again: the rules with a scope read no input but the text, so their findings stand. */
   private relint(document: PythonDocument, options: LintOptions, previous: PreviousLint): Outcome {
-    const result = check(document, options, { chooseRegions: () => [], definitions: previous.definitions && { places: previous.definitions }, facts: previous.facts, moduleBoundWhole: previous.moduleBoundWhole });
+    const moduleBindings = carriedInto(document, previous.moduleBindings?.());
+    const result = check(document, options, { chooseRegions: () => [], definitions: previous.definitions && { places: previous.definitions }, facts: previous.facts, moduleBoundWhole: previous.moduleBoundWhole, moduleBindings });
     const scoped = new Set(result.rules.filter((rule) => rule.scope).map((rule) => rule.code));
     const kept = previous.diagnostics.filter((d) => scoped.has(d.code));
     return { diagnostics: [...kept, ...result.diagnostics.filter((d) => !scoped.has(d.code))].sort(inDocumentOrder), rules: result.rules, mode: "same text", context: result.context, facts: result.facts };
@@ -175,10 +190,11 @@ export class IncrementalLinter {
     const changed = { start: change.start, end: change.oldEnd };
     const move = new FindingMove(document, changed, delta, document.lineCount - previous.lineCount);
     const everyFindingMoved = sameInputs(previous.inputs, inputsOf(options)) ? movedFindings(previous.diagnostics, move, () => true) : undefined;
-    if (everyFindingMoved) return { diagnostics: everyFindingMoved, rules: [], mode: "edited comment", facts, definitions: previous.definitions && placesMovedPast(previous.definitions, change) };
+    const moduleBindings = movedBindings(previous.moduleBindings, changed, delta);
+    if (everyFindingMoved) return { diagnostics: everyFindingMoved, rules: [], mode: "edited comment", facts, definitions: previous.definitions && placesMovedPast(previous.definitions, change), moduleBindings };
     // A finding around the comment (a call it sits in) is found again by its rule, when the rule has no scope.
     const definitions = previous.definitions && { places: previous.definitions, edit: { oldRange: changed, newRange: { start: change.start, end: change.newEnd }, delta } };
-    const result = check(document, options, { chooseRegions: () => [], definitions, facts, moduleBoundWhole: previous.moduleBoundWhole });
+    const result = check(document, options, { chooseRegions: () => [], definitions, facts, moduleBoundWhole: previous.moduleBoundWhole, moduleBindings: carriedInto(document, moduleBindings?.()) });
     const scoped = new Set(result.rules.filter((rule) => rule.scope).map((rule) => rule.code));
     const kept = movedFindings(previous.diagnostics, move, (d) => scoped.has(d.code));
     if (!kept) return undefined;
@@ -218,7 +234,9 @@ export class IncrementalLinter {
       return mergedRanges([edited.newRange, ...named]);
     };
     const definitions = previous.definitions && { places: previous.definitions, edit: { oldRange: edited.oldRange, newRange: edited.newRange, delta } };
-    const result = check(document, options, { chooseRegions, definitions, facts, moduleBoundWhole: previous.moduleBoundWhole });
+    // Nothing in one function's body binds a name of the module scope (`global` is linted from scratch).
+    const moduleBindings = carriedInto(document, movedBindings(previous.moduleBindings, edited.oldRange, delta)?.());
+    const result = check(document, options, { chooseRegions, definitions, facts, moduleBoundWhole: previous.moduleBoundWhole, moduleBindings });
     const regions = result.regions;
     // No regions: no rule with a scope ran (nothing to re-check), or they examined the whole file
     // (what depends on the edit was not known). Either way the findings are complete.
@@ -241,6 +259,38 @@ export class IncrementalLinter {
     });
     return { diagnostics: [...kept, ...fresh].sort(inDocumentOrder), rules: result.rules, mode: "edited function", around: around && { start: edited.newRange.start, statements: around }, context: result.context, facts: result.facts };
   }
+}
+
+/** The module bindings of a model that bound its module scope whole in a tree without errors, worked out when first asked for. */
+function moduleBindingsOf(model: SemanticModel): ModuleBindings | undefined {
+  if (!model.moduleBoundWhole || treeHasErrors(model.tree)) return undefined;
+  return once(() => model.moduleBindingPlaces());
+}
+
+/** `last` after an edit that replaced `edited` of the last text and moved what followed by `delta`. */
+function movedBindings(last: ModuleBindings | undefined, edited: OffsetRange, delta: number): ModuleBindings | undefined {
+  if (!last) return undefined;
+  return once(() => {
+    const places = last();
+    return places && placesAfterEdit(places, edited, delta);
+  });
+}
+
+/** Bindings to carry into a lint of `document`: none into a tree with errors, which may read the statements around an edit otherwise. */
+function carriedInto(document: PythonDocument, places: readonly BindingPlace[] | undefined): readonly BindingPlace[] | undefined {
+  return places && !treeHasErrors(document.tree) ? places : undefined;
+}
+
+function once<T>(compute: () => T): () => T {
+  let done = false;
+  let value: T;
+  return () => {
+    if (!done) {
+      value = compute();
+      done = true;
+    }
+    return value;
+  };
 }
 
 /** The inputs beyond the text a lint reads: the baseline, the pin, the workspace's classes (by their version). */

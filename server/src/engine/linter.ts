@@ -15,6 +15,7 @@ import { gateInputs, TextFacts } from "./rules/textGates";
 import { SemanticModel, semanticModel } from "./airflow/model";
 import { KnownDefinitions, knownDefinitions } from "./python/definitions";
 import { moduleBoundWholeLastTime } from "./python/model";
+import { BindingPlace, moduleBindingsLastTime } from "./python/carriedBindings";
 import { Diagnostic, Fix, FixSummary, FoundDiagnostic, OffsetRange, SeveritySetting, TextEdit } from "./types";
 
 export interface LintOptions {
@@ -94,6 +95,8 @@ export interface FromLastLint {
   model?: SemanticModel;
   /** Whether the last lint bound every statement of the module scope (`moduleBoundWholeLastTime`). */
   moduleBoundWhole?: boolean;
+  /** The module scope's statement bindings, when the edit since the last lint cannot have changed them (`python/carriedBindings.ts`). */
+  moduleBindings?: readonly BindingPlace[];
 }
 
 /** The findings, and the analysis context they came from. */
@@ -110,6 +113,7 @@ export function check(document: PythonDocument, options: LintOptions = {}, fromL
   if (fromLastLint.definitions) checker.provide(knownDefinitions, fromLastLint.definitions);
   if (fromLastLint.model) checker.provide(semanticModel, fromLastLint.model);
   if (fromLastLint.moduleBoundWhole) checker.provide(moduleBoundWholeLastTime, true);
+  if (fromLastLint.moduleBindings) checker.provide(moduleBindingsLastTime, fromLastLint.moduleBindings);
   for (const rule of rules) checker.run(rule);
   return { diagnostics: checker.diagnostics.sort(inDocumentOrder), context: checker, rules, regions: checker.chosenRegions, facts: gates.facts };
 }

@@ -7,6 +7,7 @@ import { analysis, AnalysisContext } from "../context";
 import { identifiersSpelled, insideAny, statementsAt, SyntaxNode, Tree } from "../syntax/parser";
 import { DefinitionPlace, definitionNodeAt, definitionsFound, knownDefinitions, knownDefinitionsIn } from "./definitions";
 import { Binding, BindingSource, Scope } from "./scope";
+import { BindingPlace, bindingPlacesOf, CarriedBinding, moduleBindingsLastTime } from "./carriedBindings";
 import { callArguments, CallArguments, dottedParts, unparenthesize } from "../syntax/nodes";
 import { withLineFeeds } from "../syntax/lineBreaks";
 import { plainClassBases } from "../syntax/definitionHeaders";
@@ -127,6 +128,8 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
   private readonly boundStatements = new Set<number>();
   private importsBound = false;
   private readonly imports: Binding[] = [];
+  /** The module scope's bindings are the last lint's, carried over the edit since (`python/carriedBindings.ts`): its statements are not bound again. */
+  private moduleCarried = false;
   /** The source `tree` was parsed from, as it was parsed (`withLineFeeds`): some lookups search it and map the offsets back to nodes. */
   readonly text: string;
 
@@ -147,6 +150,8 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
     this.definitionPlaces = found.places;
     this.definitionNodes = found.nodes;
     this.buildScopes(found.places);
+    const carried = this.context.peek(moduleBindingsLastTime);
+    if (carried) this.carryModuleBindings(carried);
   }
 
   // ---- binding on demand ----
@@ -229,6 +234,22 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
     for (const fn of this.functions) this.bindParameters(fn.scope);
   }
 
+  /** The module scope's bindings as the last lint left them: those of its statements, after the definitions the scope already holds. */
+  private carryModuleBindings(places: readonly BindingPlace[]): void {
+    for (const place of places) {
+      const binding = new CarriedBinding(place, this.module, this.tree);
+      this.module.addInOrder(binding);
+      if (binding.kind === "import") this.imports.push(binding);
+    }
+    this.completeScopes.add(this.module);
+    this.moduleCarried = true;
+  }
+
+  /** The places of the module scope's statement bindings, for a lint after an edit that cannot change them; undefined unless the scope is bound whole. */
+  moduleBindingPlaces(): BindingPlace[] | undefined {
+    return this.moduleBoundWhole ? bindingPlacesOf(this.module) : undefined;
+  }
+
   /** Whether every statement of the module scope is bound (`moduleBoundWholeLastTime`). */
   get moduleBoundWhole(): boolean {
     return this.everyNameBound || this.completeScopes.has(this.module);
@@ -259,7 +280,7 @@ export class PythonModel<F extends FunctionInfo = FunctionInfo> implements Bindi
   }
 
   private bindStatement(node: SyntaxNode): void {
-    if (this.boundStatements.has(node.id)) return;
+    if (this.boundStatements.has(node.id) || (this.moduleCarried && this.scopeOf(node) === this.module)) return;
     this.boundStatements.add(node.id);
     switch (node.type) {
       case "import_statement":

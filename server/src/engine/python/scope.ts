@@ -80,6 +80,16 @@ export class Scope {
     return this.insert({ ...binding, scope: this });
   }
 
+  /**
+   * Adds a binding of this scope that comes after every binding of its name the scope holds: the
+   * bindings of the last lint, in the order it listed them (`python/carriedBindings.ts`).
+   */
+  addInOrder(binding: Binding): void {
+    const list = this.byName.get(binding.name);
+    if (list) list.push(binding);
+    else this.byName.set(binding.name, [binding]);
+  }
+
   /** Adds the binding of the function or class whose scope is `defined`, defined in this scope. */
   addDefinition(name: string, kind: "function" | "class", defined: Scope): Binding {
     return this.insert(new DefinitionBinding(name, kind, this, defined));
